@@ -1,0 +1,101 @@
+package io.turboparquet.cli;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Command-line flags: {@code --name value}, bare {@code --flag} switches, and positional words. */
+final class Args {
+  private final Map<String, String> values = new HashMap<>();
+  private final Set<String> used = new HashSet<>();
+  private final List<String> positional = new ArrayList<>();
+
+  Args(String[] argv, Set<String> switches) {
+    for (int i = 0; i < argv.length; i++) {
+      String a = argv[i];
+      if (a.startsWith("--")) {
+        String name = a.substring(2);
+        int eq = name.indexOf('=');
+        if (eq >= 0) {
+          values.put(name.substring(0, eq), name.substring(eq + 1));
+        } else if (switches.contains(name)) {
+          values.put(name, "true");
+        } else if (i + 1 < argv.length) {
+          values.put(name, argv[++i]);
+        } else {
+          throw new UsageException("--" + name + " needs a value");
+        }
+      } else {
+        positional.add(a);
+      }
+    }
+  }
+
+  List<String> positional() {
+    return positional;
+  }
+
+  String string(String name, String fallback) {
+    used.add(name);
+    return values.getOrDefault(name, fallback);
+  }
+
+  int integer(String name, int fallback) {
+    String v = string(name, null);
+    try {
+      return v == null ? fallback : Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw new UsageException("--" + name + " wants an integer, not " + v);
+    }
+  }
+
+  long longValue(String name, long fallback) {
+    String v = string(name, null);
+    try {
+      return v == null ? fallback : Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw new UsageException("--" + name + " wants an integer, not " + v);
+    }
+  }
+
+  boolean bool(String name, boolean fallback) {
+    String v = string(name, null);
+    if (v == null) {
+      return fallback;
+    }
+    return switch (v.toLowerCase()) {
+      case "true", "on", "yes", "1" -> true;
+      case "false", "off", "no", "0" -> false;
+      default -> throw new UsageException("--" + name + " wants true or false, not " + v);
+    };
+  }
+
+  boolean has(String name) {
+    return values.containsKey(name);
+  }
+
+  /** The column list of {@code --columns a,b}, or null for all columns. */
+  List<String> columns() {
+    String v = string("columns", null);
+    return v == null || v.isBlank() ? null : Arrays.asList(v.split(","));
+  }
+
+  /** Fails on flags no command asked for, so a typo is not silently ignored. */
+  void rejectUnknown() {
+    for (String name : values.keySet()) {
+      if (!used.contains(name)) {
+        throw new UsageException("unknown flag --" + name);
+      }
+    }
+  }
+
+  static final class UsageException extends RuntimeException {
+    UsageException(String message) {
+      super(message);
+    }
+  }
+}

@@ -1,0 +1,231 @@
+package io.turboparquet.cli;
+
+import io.turboparquet.format.ColumnChunkMeta;
+import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.FooterReader;
+import io.turboparquet.format.RowGroupMeta;
+import io.turboparquet.format.ThriftFooterDecoder;
+import io.turboparquet.io.TrackingBufferSource;
+import io.turboparquet.scan.Batch;
+import io.turboparquet.scan.ParquetFileScanner;
+import io.turboparquet.scan.ScanContext;
+import io.turboparquet.scan.ScanMetrics;
+import io.turboparquet.scan.ScanOptions;
+import io.turboparquet.scan.ScanPools;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+
+/** {@code turbo-parquet meta | scan | digest FILE [flags]}: see README.md and DESIGN.md. */
+public final class Main {
+  private static final String USAGE = String.join("\n",
+      "usage: turbo-parquet meta FILE [--columns a,b] [--repeat N] [--json]",
+      "       turbo-parquet scan FILE [--columns a,b] [--threads N] [--repeat N] [--json] [scan flags]",
+      "       turbo-parquet digest FILE [--columns a,b] [scan flags]",
+      "scan flags: --async true|false  --buffered true|false  --buffer-size BYTES  --batch-size ROWS",
+      "            --scan-threads N  --decode-threads N  --parallel-decode true|false  --queue-depth N",
+      "            --read-ahead true|false  --memory-budget BYTES  --verify-checksums");
+
+  private Main() {}
+
+  public static void main(String[] argv) {
+    int status;
+    try {
+      status = run(argv, System.out);
+    } catch (Args.UsageException e) {
+      System.err.println("turbo-parquet: " + e.getMessage());
+      System.err.println(USAGE);
+      status = 2;
+    } catch (IOException | RuntimeException e) {
+      System.err.println("turbo-parquet: " + describe(e));
+      status = 1;
+    }
+    System.out.flush();
+    System.exit(status);
+  }
+
+  private static String describe(Throwable e) {
+    String m = e.getMessage();
+    return m == null ? e.toString() : (e instanceof IOException || e instanceof RuntimeException) ? m : e.toString();
+  }
+
+  static int run(String[] argv, PrintStream out) throws IOException {
+    Args args = new Args(argv, Set.of("json", "verify-checksums"));
+    List<String> words = args.positional();
+    if (words.size() != 2) {
+      throw new Args.UsageException(words.isEmpty() ? "no command" : "want a command and one FILE");
+    }
+    String command = words.get(0);
+    String file = words.get(1);
+    return switch (command) {
+      case "meta" -> meta(file, args, out);
+      case "scan" -> scan(file, args, out);
+      case "digest" -> digest(file, args, out);
+      default -> throw new Args.UsageException("unknown command " + command);
+    };
+  }
+
+  private static int meta(String file, Args args, PrintStream out) throws IOException {
+    int repeat = args.integer("repeat", 1);
+    boolean json = args.bool("json", false);
+    List<String> columns = args.columns();
+    args.rejectUnknown();
+    Path path = toPath(file);
+    FileSystem fs = fileSystem(path);
+    long length = fs.getFileStatus(path).getLen();
+    byte[] footer;
+    try (FSDataInputStream in = fs.open(path)) {
+      footer = FooterReader.readFooterBytes(in, path.toString(), length);
+    }
+    FileMetadata meta = null;
+    for (int i = 0; i < repeat; i++) {
+      long t0 = System.nanoTime();
+      meta = ThriftFooterDecoder.decode(path.toString(), length, footer, 0, footer.length);
+      double ms = (System.nanoTime() - t0) / 1e6;
+      if (json) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("file", path.toString());
+        m.put("footer_bytes", footer.length);
+        m.put("footer_decode_ms", ms);
+        m.put("rows", meta.numRows());
+        m.put("row_groups", meta.rowGroups().size());
+        m.put("columns", meta.schema().columns().size());
+        out.println(Json.object(m));
+      }
+    }
+    if (!json) {
+      printMeta(meta, meta.schema().project(columns), out);
+    }
+    return 0;
+  }
+
+  private static void printMeta(FileMetadata meta, List<ColumnDescriptor> projection, PrintStream out) {
+    out.println("file: " + meta.file());
+    out.println("created_by: " + meta.createdBy());
+    out.println("rows: " + meta.numRows() + "  row groups: " + meta.rowGroups().size() + "  footer: "
+        + meta.footerLength() + " bytes");
+    out.println("schema:");
+    for (ColumnDescriptor c : projection) {
+      out.println("  " + c.dottedPath() + "  " + c.physicalType()
+          + (c.typeLength() > 0 ? "(" + c.typeLength() + ")" : "")
+          + (c.logicalType() != null ? " " + c.logicalType() : "") + "  " + c.repetition()
+          + "  def " + c.maxDefinitionLevel() + " rep " + c.maxRepetitionLevel());
+    }
+    for (RowGroupMeta rg : meta.rowGroups()) {
+      out.println("row group " + rg.index() + ": " + rg.numRows() + " rows, " + rg.compressedSize()
+          + " bytes stored");
+      for (ColumnDescriptor c : projection) {
+        ColumnChunkMeta cc = rg.column(c.index());
+        out.println("  " + c.dottedPath() + "  " + cc.codec() + "  " + cc.encodings() + "  values " + cc.numValues()
+            + "  " + cc.totalCompressedSize() + " -> " + cc.totalUncompressedSize() + " bytes  at "
+            + cc.startOffset());
+      }
+    }
+  }
+
+  private static int scan(String file, Args args, PrintStream out) throws IOException {
+    int repeat = args.integer("repeat", 1);
+    boolean json = args.bool("json", false);
+    List<String> columns = args.columns();
+    ScanOptions options = scanOptions(args);
+    args.rejectUnknown();
+    Path path = toPath(file);
+    FileSystem fs = fileSystem(path);
+    try (ScanPools pools = ScanPools.forOptions(options)) {
+      for (int i = 0; i < repeat; i++) {
+        TrackingBufferSource buffers = new TrackingBufferSource();
+        ScanMetrics metrics = new ScanMetrics();
+        ScanContext context = new ScanContext(fs, options, buffers, pools.scanPool(), pools.decodePool(), metrics);
+        long t0 = System.nanoTime();
+        long rows = 0;
+        try (ParquetFileScanner scanner = ParquetFileScanner.open(context, path, columns)) {
+          Batch b;
+          while ((b = scanner.next()) != null) {
+            rows += b.rows();
+          }
+        }
+        double wallMs = (System.nanoTime() - t0) / 1e6;
+        if (buffers.outstanding() != 0) {
+          throw new IllegalStateException("[" + path + "] scan leaked " + buffers.outstanding() + " buffers");
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("file", path.toString());
+        m.put("rows", rows);
+        m.put("wall_ms", wallMs);
+        m.putAll(metrics.snapshot());
+        m.put("peak_direct_bytes", buffers.peakBytes());
+        out.println(json ? Json.object(m) : m.toString());
+      }
+    }
+    return 0;
+  }
+
+  private static int digest(String file, Args args, PrintStream out) throws IOException {
+    List<String> columns = args.columns();
+    ScanOptions options = scanOptions(args);
+    args.rejectUnknown();
+    Path path = toPath(file);
+    try (ScanPools pools = ScanPools.forOptions(options)) {
+      TrackingBufferSource buffers = new TrackingBufferSource();
+      ScanContext context = new ScanContext(fileSystem(path), options, buffers, pools.scanPool(),
+          pools.decodePool(), new ScanMetrics());
+      for (String line : Digester.digest(context, path, columns)) {
+        out.println(line);
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * Scan flags over the defaults. {@code --threads N} is the total parallelism: with 1 the whole
+   * scan runs on the calling thread (no async reads, no parallel decode); with N > 1 the scan and
+   * decode pools get N threads each. Explicit flags override what --threads implies.
+   */
+  static ScanOptions scanOptions(Args args) {
+    int threads = args.integer("threads", Runtime.getRuntime().availableProcessors());
+    if (threads < 1) {
+      throw new Args.UsageException("--threads must be at least 1");
+    }
+    ScanOptions.Builder b = ScanOptions.builder()
+        .scanThreads(args.integer("scan-threads", threads))
+        .decodeThreads(args.integer("decode-threads", threads))
+        .asyncPageReads(args.bool("async", threads > 1))
+        .parallelDecode(args.bool("parallel-decode", threads > 1))
+        .bufferedReads(args.bool("buffered", true))
+        .readAheadHint(args.bool("read-ahead", false))
+        .verifyChecksums(args.bool("verify-checksums", false));
+    ScanOptions d = ScanOptions.defaults();
+    b.bufferSize(args.integer("buffer-size", d.bufferSize()))
+        .batchSize(args.integer("batch-size", d.batchSize()))
+        .queueDepth(args.integer("queue-depth", d.queueDepth()))
+        .memoryBudget(args.longValue("memory-budget", d.memoryBudget()));
+    try {
+      return b.build();
+    } catch (IllegalArgumentException e) {
+      throw new Args.UsageException(e.getMessage());
+    }
+  }
+
+  static Path toPath(String file) {
+    if (file.contains("://")) {
+      return new Path(file);
+    }
+    return new Path(new File(file).getAbsoluteFile().toURI());
+  }
+
+  /** The path's file system; for local files the raw one, skipping Hadoop's checksum layer. */
+  static FileSystem fileSystem(Path path) throws IOException {
+    FileSystem fs = path.getFileSystem(new Configuration());
+    return fs instanceof LocalFileSystem local ? local.getRaw() : fs;
+  }
+}

@@ -1,0 +1,39 @@
+package io.turboparquet.format;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.fs.FSDataInputStream;
+
+/** Reads the raw footer bytes from the end of a file; decoding is separate (and timed separately). */
+public final class FooterReader {
+  static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
+  private static final int TAIL = 8;
+
+  private FooterReader() {}
+
+  /** The footer's Thrift bytes. */
+  public static byte[] readFooterBytes(FSDataInputStream in, String file, long fileLength) throws IOException {
+    ParquetCorruptionException.validate(fileLength >= MAGIC.length + TAIL, file,
+        "is not a Parquet file: %d bytes is too short", fileLength);
+    byte[] tail = new byte[TAIL];
+    in.readFully(fileLength - TAIL, tail, 0, TAIL);
+    ParquetCorruptionException.validate(tail[4] == 'P' && tail[5] == 'A' && tail[6] == 'R' && tail[7] == '1', file,
+        "is not a Parquet file: it does not end with PAR1 (encrypted footers 'PARE' are not supported)");
+    int footerLength = (tail[0] & 0xff) | (tail[1] & 0xff) << 8 | (tail[2] & 0xff) << 16 | (tail[3] & 0xff) << 24;
+    ParquetCorruptionException.validate(footerLength > 0 && footerLength <= fileLength - TAIL - MAGIC.length, file,
+        "footer length %d does not fit in a file of %d bytes", footerLength, fileLength);
+    byte[] head = new byte[MAGIC.length];
+    in.readFully(0, head, 0, MAGIC.length);
+    ParquetCorruptionException.validate(head[0] == 'P' && head[1] == 'A' && head[2] == 'R' && head[3] == '1', file,
+        "is not a Parquet file: it does not start with PAR1");
+    byte[] footer = new byte[footerLength];
+    in.readFully(fileLength - TAIL - footerLength, footer, 0, footerLength);
+    return footer;
+  }
+
+  /** Reads and decodes the footer. */
+  public static FileMetadata read(FSDataInputStream in, String file, long fileLength) throws IOException {
+    byte[] footer = readFooterBytes(in, file, fileLength);
+    return ThriftFooterDecoder.decode(file, fileLength, footer, 0, footer.length);
+  }
+}

@@ -1,0 +1,62 @@
+package io.turboparquet.io;
+
+import io.netty.buffer.ByteBuf;
+import io.turboparquet.format.PageHeaders;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * A stream over one byte range of a file (a column chunk): bytes for the page-header decoder
+ * through {@link InputStream}, page bodies as buffers through {@link #getNext(int)}.
+ */
+public abstract class ChunkInput extends InputStream implements PageHeaders.CountingPosition {
+  /**
+   * The next {@code n} bytes as a buffer the caller owns and must release. May be a slice of a
+   * larger read buffer (no copy); it stays valid after later reads.
+   */
+  public abstract ByteBuf getNext(int n) throws IOException;
+
+  /** File offset of the next byte. */
+  @Override
+  public abstract long position();
+
+  /** Nanoseconds spent waiting on the file system so far. */
+  public abstract long readNanos();
+
+  /** Bytes read from the file system so far. */
+  public abstract long bytesRead();
+
+  /** Read calls issued to the file system so far. */
+  public abstract long readCalls();
+
+  /** Releases the read buffer; never throws. */
+  @Override
+  public abstract void close();
+
+  /** Reads into {@code dst} at its writer index; returns bytes read or -1 at the end of the range. */
+  public int read(ByteBuf dst) throws IOException {
+    return read(dst, dst.writerIndex(), dst.writableBytes());
+  }
+
+  /**
+   * Reads up to {@code len} bytes into {@code dst[off, off + len)}, advancing dst's writer index
+   * to the end of what was written; returns the count or -1 at the end of the range.
+   */
+  public int read(ByteBuf dst, int off, int len) throws IOException {
+    if (len == 0) {
+      return 0;
+    }
+    int n = (int) Math.min(len, available());
+    if (n <= 0) {
+      return -1;
+    }
+    ByteBuf next = getNext(n);
+    try {
+      dst.setBytes(off, next, next.readerIndex(), n);
+      dst.writerIndex(Math.max(dst.writerIndex(), off + n));
+    } finally {
+      next.release();
+    }
+    return n;
+  }
+}

@@ -1,0 +1,123 @@
+package io.turboparquet.io;
+
+import io.netty.buffer.ByteBuf;
+import java.io.EOFException;
+import java.io.IOException;
+import org.apache.hadoop.fs.FSDataInputStream;
+
+/**
+ * Unbuffered access to a byte range: every page body is one read into a buffer of its exact size,
+ * and page headers come through the Hadoop stream's own small buffer.
+ */
+public final class DirectBufInputStream extends ChunkInput {
+  private final FSDataInputStream in;
+  private final String file;
+  private final long fileLength;
+  private final long rangeEnd;
+  private final BufferSource source;
+  private final boolean byteBufferReads;
+  private long position;
+  private long readNanos;
+  private long bytesRead;
+  private long readCalls;
+
+  public DirectBufInputStream(FSDataInputStream in, String file, long fileLength, long start, long length,
+      BufferSource source) throws IOException {
+    this.in = in;
+    this.file = file;
+    this.fileLength = fileLength;
+    this.rangeEnd = Math.min(start + length, fileLength);
+    this.source = source;
+    this.byteBufferReads = RangeReads.supportsByteBufferReads(in);
+    this.position = start;
+    in.seek(start);
+  }
+
+  @Override
+  public long position() {
+    return position;
+  }
+
+  @Override
+  public long readNanos() {
+    return readNanos;
+  }
+
+  @Override
+  public long bytesRead() {
+    return bytesRead;
+  }
+
+  @Override
+  public long readCalls() {
+    return readCalls;
+  }
+
+  @Override
+  public int available() {
+    return (int) Math.min(Integer.MAX_VALUE, Math.max(0, rangeEnd - position));
+  }
+
+  @Override
+  public int read() throws IOException {
+    long t0 = System.nanoTime();
+    int b = in.read();
+    readNanos += System.nanoTime() - t0;
+    if (b >= 0) {
+      position++;
+      bytesRead++;
+    }
+    return b;
+  }
+
+  @Override
+  public int read(byte[] b, int off, int len) throws IOException {
+    long t0 = System.nanoTime();
+    int n = in.read(b, off, len);
+    readNanos += System.nanoTime() - t0;
+    readCalls++;
+    if (n > 0) {
+      position += n;
+      bytesRead += n;
+    }
+    return n;
+  }
+
+  @Override
+  public long skip(long n) throws IOException {
+    if (n <= 0) {
+      return 0;
+    }
+    position += n;
+    in.seek(position);
+    return n;
+  }
+
+  @Override
+  public ByteBuf getNext(int n) throws IOException {
+    if (position + n > fileLength) {
+      throw new EOFException("[" + file + "] wanted " + n + " bytes at offset " + position + " but the file ends at "
+          + fileLength);
+    }
+    ByteBuf out = source.buffer(n);
+    try {
+      long t0 = System.nanoTime();
+      RangeReads.readFully(in, byteBufferReads, position, out, 0, n);
+      readNanos += System.nanoTime() - t0;
+      out.writerIndex(n);
+    } catch (IOException | RuntimeException e) {
+      out.release();
+      throw e;
+    }
+    position += n;
+    bytesRead += n;
+    readCalls++;
+    in.seek(position);
+    return out;
+  }
+
+  @Override
+  public void close() {
+    // The Hadoop stream belongs to whoever opened it.
+  }
+}

@@ -1,0 +1,164 @@
+package io.turboparquet.page;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Reads a chunk's pages ahead of the consumer on the scan pool and hands them over through a
+ * bounded queue.
+ *
+ * <p>At most one read task runs per chunk. It reads pages while the queue has room and then ends,
+ * instead of blocking a pool thread on a full queue; the consumer submits a new task when it takes
+ * a page and none is running. Errors travel through the queue and are thrown to the consumer.
+ * {@link #close()} stops the task and releases every page still queued.
+ */
+public final class AsyncPageReader implements PageSource {
+  private final PageReader reader;
+  private final ExecutorService scanPool;
+  private final ArrayBlockingQueue<ReadStatus> queue;
+  private final int depth;
+  private final AtomicBoolean running = new AtomicBoolean();
+  private final AtomicLong waitNanos = new AtomicLong();
+  private final Object lock = new Object();
+  private volatile boolean closed;
+  private volatile boolean producerDone;
+  private boolean consumerDone;
+  private Future<?> task;
+
+  public AsyncPageReader(PageReader reader, ExecutorService scanPool, int queueDepth) {
+    if (queueDepth < 1) {
+      throw new IllegalArgumentException("queue depth must be at least 1: " + queueDepth);
+    }
+    this.reader = reader;
+    this.scanPool = scanPool;
+    this.depth = queueDepth;
+    // One extra slot so the end marker or an error always fits.
+    this.queue = new ArrayBlockingQueue<>(queueDepth + 1);
+    startTask();
+  }
+
+  /** Nanoseconds the consumer spent waiting for pages. */
+  public long waitNanos() {
+    return waitNanos.get();
+  }
+
+  @Override
+  public Page next() throws IOException {
+    if (consumerDone) {
+      return null;
+    }
+    ReadStatus status = queue.poll();
+    if (status == null) {
+      long t0 = System.nanoTime();
+      try {
+        status = queue.take();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted waiting for a page");
+      } finally {
+        waitNanos.addAndGet(System.nanoTime() - t0);
+      }
+    }
+    if (status.page() == null) {
+      consumerDone = true;
+      if (status.error() != null) {
+        rethrow(status.error());
+      }
+      return null;
+    }
+    startTask();
+    return status.page();
+  }
+
+  private void startTask() {
+    if (!producerDone && !closed && running.compareAndSet(false, true)) {
+      synchronized (lock) {
+        try {
+          task = scanPool.submit(this::readAhead);
+        } catch (RejectedExecutionException e) {
+          running.set(false);
+          queue.offer(ReadStatus.failed(new IOException("the scan pool refused a page read", e)));
+          producerDone = true;
+        }
+      }
+    }
+  }
+
+  /** The read task: fills the queue, then ends; re-checks for room to avoid a lost wake-up. */
+  private Void readAhead() {
+    while (true) {
+      while (!closed && !producerDone && queue.size() < depth) {
+        ReadStatus status;
+        try {
+          long t0 = System.nanoTime();
+          Page page = reader.next();
+          status = page == null ? ReadStatus.END : new ReadStatus(page, null, System.nanoTime() - t0);
+        } catch (Throwable t) {
+          status = ReadStatus.failed(t);
+        }
+        if (status.page() == null) {
+          producerDone = true;
+        }
+        queue.add(status);
+        if (closed && status.page() != null) {
+          drain();
+        }
+      }
+      running.set(false);
+      if (closed || producerDone || queue.size() >= depth || !running.compareAndSet(false, true)) {
+        synchronized (lock) {
+          lock.notifyAll();
+        }
+        return null;
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    synchronized (lock) {
+      if (task != null && task.cancel(false)) {
+        running.set(false); // it never started
+      }
+      while (running.get()) {
+        try {
+          lock.wait(10);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
+    }
+    drain();
+    reader.close();
+  }
+
+  private void drain() {
+    ReadStatus s;
+    while ((s = queue.poll()) != null) {
+      if (s.page() != null) {
+        s.page().release();
+      }
+    }
+  }
+
+  private static void rethrow(Throwable t) throws IOException {
+    if (t instanceof IOException io) {
+      throw io;
+    }
+    if (t instanceof RuntimeException re) {
+      throw re;
+    }
+    if (t instanceof Error err) {
+      throw err;
+    }
+    throw new IOException(t);
+  }
+}

@@ -1,0 +1,18 @@
+package io.turboparquet.page;
+
+import io.netty.buffer.ByteBuf;
+import io.turboparquet.format.PageHeaderInfo;
+
+/**
+ * One page as read from the file: its header and its body as stored (possibly compressed). The
+ * holder owns {@code body} and must {@link #release()} it.
+ *
+ * @param offset file offset of the page header
+ */
+public record Page(PageHeaderInfo header, ByteBuf body, long offset) {
+  public void release() {
+    if (body.refCnt() > 0) {
+      body.release();
+    }
+  }
+}

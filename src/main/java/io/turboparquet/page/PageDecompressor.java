@@ -1,0 +1,87 @@
+package io.turboparquet.page;
+
+import io.netty.buffer.ByteBuf;
+import io.turboparquet.format.CompressionCodec;
+import io.turboparquet.format.PageHeaderInfo;
+import io.turboparquet.format.PageType;
+import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.io.BufferSource;
+import io.turboparquet.page.codec.Decompressor;
+import io.turboparquet.page.codec.Decompressors;
+import java.io.IOException;
+import java.util.zip.CRC32;
+
+/**
+ * Turns a page as stored into its uncompressed bytes, checking its CRC first when asked. Pages
+ * that are not compressed are passed on without a copy. For V2 data pages the levels, which are
+ * never compressed, are copied in front of the decompressed values, so every page comes out in one
+ * buffer: levels then values. One per column reader (the codec state is not thread-safe).
+ */
+public final class PageDecompressor {
+  private final ChunkLocation location;
+  private final CompressionCodec codec;
+  private final BufferSource source;
+  private final boolean verifyChecksums;
+  private Decompressor decompressor;
+  private CRC32 crc;
+
+  public PageDecompressor(ChunkLocation location, BufferSource source, boolean verifyChecksums) {
+    this.location = location;
+    this.codec = location.chunk().codec();
+    this.source = source;
+    this.verifyChecksums = verifyChecksums;
+  }
+
+  /** The page's uncompressed bytes in a buffer the caller owns; the page itself is not released. */
+  public ByteBuf decompress(Page page) throws IOException {
+    PageHeaderInfo h = page.header();
+    ByteBuf body = page.body();
+    if (verifyChecksums && h.hasCrc()) {
+      verifyCrc(page);
+    }
+    int levels = h.type() == PageType.DATA_PAGE_V2
+        ? h.repetitionLevelsByteLength() + h.definitionLevelsByteLength() : 0;
+    boolean compressed = codec != CompressionCodec.UNCOMPRESSED && h.compressed();
+    if (!compressed) {
+      ParquetCorruptionException.validate(h.compressedSize() == h.uncompressedSize(), location.file(),
+          "%s: page at offset %d is not compressed but its sizes differ (%d stored, %d uncompressed)",
+          location.describe(), page.offset(), h.compressedSize(), h.uncompressedSize());
+      return body.retainedDuplicate();
+    }
+    ByteBuf out = source.buffer(h.uncompressedSize());
+    try {
+      if (levels > 0) {
+        out.setBytes(0, body, body.readerIndex(), levels);
+      }
+      if (decompressor == null) {
+        decompressor = Decompressors.create(codec);
+      }
+      decompressor.decompress(body, body.readerIndex() + levels, h.compressedSize() - levels, out, levels,
+          h.uncompressedSize() - levels);
+      out.writerIndex(h.uncompressedSize());
+      return out;
+    } catch (IOException | RuntimeException e) {
+      out.release();
+      if (e instanceof UnsupportedOperationException) {
+        throw new UnsupportedOperationException("[" + location.file() + "] " + location.describe() + ": "
+            + e.getMessage(), e);
+      }
+      throw new ParquetCorruptionException(location.file(), location.describe() + ": cannot decompress the "
+          + h.type() + " at offset " + page.offset() + " (" + codec + ", " + h.compressedSize() + " -> "
+          + h.uncompressedSize() + " bytes): " + e.getMessage(), e);
+    }
+  }
+
+  private void verifyCrc(Page page) throws ParquetCorruptionException {
+    if (crc == null) {
+      crc = new CRC32();
+    }
+    crc.reset();
+    ByteBuf body = page.body();
+    crc.update(body.nioBuffer(body.readerIndex(), page.header().compressedSize()));
+    int actual = (int) crc.getValue();
+    ParquetCorruptionException.validate(actual == page.header().crc(), location.file(),
+        "%s: page at offset %d fails its CRC check (stored %08x, computed %08x)", location.describe(),
+        page.offset(), page.header().crc(), actual);
+  }
+}

@@ -1,0 +1,67 @@
+package io.turboparquet.page;
+
+import io.netty.buffer.ByteBuf;
+import io.turboparquet.format.PageHeaderInfo;
+import io.turboparquet.format.PageHeaders;
+import io.turboparquet.format.PageType;
+import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.io.ChunkInput;
+import java.io.IOException;
+
+/**
+ * Reads a column chunk's pages one after another from a {@link ChunkInput}, on the caller's thread.
+ * The chunk ends when its data pages hold the chunk's {@code num_values}; index pages and page
+ * types from the future are skipped.
+ */
+public final class PageReader implements PageSource {
+  private final ChunkInput input;
+  private final ChunkLocation location;
+  private final long numValues;
+  private long valuesSeen;
+  private boolean seenDataPage;
+
+  public PageReader(ChunkInput input, ChunkLocation location) {
+    this.input = input;
+    this.location = location;
+    this.numValues = location.chunk().numValues();
+  }
+
+  public ChunkInput input() {
+    return input;
+  }
+
+  @Override
+  public Page next() throws IOException {
+    while (valuesSeen < numValues) {
+      long offset = input.position();
+      PageHeaderInfo header = PageHeaders.read(input, input, location.file(), location.describe());
+      ByteBuf body = input.getNext(header.compressedSize());
+      PageType type = header.type();
+      if (type == PageType.DICTIONARY_PAGE) {
+        if (seenDataPage) {
+          body.release();
+          throw new ParquetCorruptionException(location.file(), location.describe()
+              + ": a dictionary page at offset " + offset + " follows data pages");
+        }
+        return new Page(header, body, offset);
+      }
+      if (header.isDataPage()) {
+        seenDataPage = true;
+        valuesSeen += header.numValues();
+        if (valuesSeen > numValues) {
+          body.release();
+          throw new ParquetCorruptionException(location.file(), location.describe() + ": pages hold more values ("
+              + valuesSeen + ") than ColumnMetaData.num_values (" + numValues + ") at offset " + offset);
+        }
+        return new Page(header, body, offset);
+      }
+      body.release(); // index pages and unknown page types
+    }
+    return null;
+  }
+
+  @Override
+  public void close() {
+    input.close();
+  }
+}

@@ -1,0 +1,84 @@
+package io.turboparquet.scan;
+
+import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.FooterReader;
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+
+/** Scans a whole file over a projection: its row groups in order, batch by batch. */
+public final class ParquetFileScanner implements AutoCloseable {
+  private final ScanContext context;
+  private final Path path;
+  private final FileMetadata metadata;
+  private final List<ColumnDescriptor> projection;
+  private int nextRowGroup;
+  private RowGroupScanner current;
+
+  private ParquetFileScanner(ScanContext context, Path path, FileMetadata metadata, List<String> columns) {
+    this.context = context;
+    this.path = path;
+    this.metadata = metadata;
+    this.projection = metadata.schema().project(columns);
+  }
+
+  /** Opens {@code path}, reads its footer and prepares to scan {@code columns} (null: all). */
+  public static ParquetFileScanner open(ScanContext context, Path path, List<String> columns) throws IOException {
+    return new ParquetFileScanner(context, path, readMetadata(context, path), columns);
+  }
+
+  /** Scans a file whose footer the caller already has. */
+  public static ParquetFileScanner open(ScanContext context, Path path, FileMetadata metadata, List<String> columns) {
+    return new ParquetFileScanner(context, path, metadata, columns);
+  }
+
+  public static FileMetadata readMetadata(ScanContext context, Path path) throws IOException {
+    FileStatus status = context.fileSystem().getFileStatus(path);
+    try (FSDataInputStream in = context.fileSystem().open(path)) {
+      return FooterReader.read(in, path.toString(), status.getLen());
+    }
+  }
+
+  public FileMetadata metadata() {
+    return metadata;
+  }
+
+  public List<ColumnDescriptor> projection() {
+    return projection;
+  }
+
+  /** The next batch, or null after the last row group. */
+  public Batch next() throws IOException {
+    while (true) {
+      if (current == null) {
+        if (nextRowGroup >= metadata.rowGroups().size()) {
+          return null;
+        }
+        int index = nextRowGroup++;
+        if (projection.isEmpty() || metadata.rowGroups().get(index).numRows() == 0) {
+          context.metrics().addRowGroup(metadata.rowGroups().get(index).numRows());
+          continue;
+        }
+        current = new RowGroupScanner(context, metadata, path, index, projection);
+        context.metrics().addRowGroup(current.rowGroup().numRows());
+      }
+      Batch batch = current.next();
+      if (batch != null) {
+        return batch;
+      }
+      current.close();
+      current = null;
+    }
+  }
+
+  @Override
+  public void close() {
+    if (current != null) {
+      current.close();
+      current = null;
+    }
+  }
+}

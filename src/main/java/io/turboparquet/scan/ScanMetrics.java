@@ -1,0 +1,115 @@
+package io.turboparquet.scan;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counters of one scan, safe to update from the scan and decode pools. Each column reader adds its
+ * own totals; nothing else writes here.
+ */
+public final class ScanMetrics {
+  private final LongAdder pageReaderWaitNanos = new LongAdder();
+  private final LongAdder diskReadNanos = new LongAdder();
+  private final LongAdder decompressNanos = new LongAdder();
+  private final LongAdder decodeNanos = new LongAdder();
+  private final LongAdder dataPages = new LongAdder();
+  private final LongAdder dictionaryPages = new LongAdder();
+  private final LongAdder bytesRead = new LongAdder();
+  private final LongAdder readCalls = new LongAdder();
+  private final LongAdder bytesDecompressed = new LongAdder();
+  private final LongAdder rowGroups = new LongAdder();
+  private final LongAdder rows = new LongAdder();
+
+  public void addPageReaderWait(long nanos) {
+    pageReaderWaitNanos.add(nanos);
+  }
+
+  public void addDiskRead(long nanos, long bytes, long calls) {
+    diskReadNanos.add(nanos);
+    bytesRead.add(bytes);
+    readCalls.add(calls);
+  }
+
+  public void addDecompress(long nanos, long bytes) {
+    decompressNanos.add(nanos);
+    bytesDecompressed.add(bytes);
+  }
+
+  public void addDecode(long nanos) {
+    decodeNanos.add(nanos);
+  }
+
+  public void addDataPage() {
+    dataPages.increment();
+  }
+
+  public void addDictionaryPage() {
+    dictionaryPages.increment();
+  }
+
+  public void addRowGroup(long rowCount) {
+    rowGroups.increment();
+    rows.add(rowCount);
+  }
+
+  public long pageReaderWaitNanos() {
+    return pageReaderWaitNanos.sum();
+  }
+
+  public long diskReadNanos() {
+    return diskReadNanos.sum();
+  }
+
+  public long decompressNanos() {
+    return decompressNanos.sum();
+  }
+
+  public long decodeNanos() {
+    return decodeNanos.sum();
+  }
+
+  public long dataPages() {
+    return dataPages.sum();
+  }
+
+  public long dictionaryPages() {
+    return dictionaryPages.sum();
+  }
+
+  public long bytesRead() {
+    return bytesRead.sum();
+  }
+
+  public long readCalls() {
+    return readCalls.sum();
+  }
+
+  public long bytesDecompressed() {
+    return bytesDecompressed.sum();
+  }
+
+  public long rowGroups() {
+    return rowGroups.sum();
+  }
+
+  public long rows() {
+    return rows.sum();
+  }
+
+  /** Every counter by its documented name (times in milliseconds), in a stable order. */
+  public Map<String, Long> snapshot() {
+    Map<String, Long> m = new LinkedHashMap<>();
+    m.put("page_reader_wait_ms", pageReaderWaitNanos() / 1_000_000);
+    m.put("disk_read_ms", diskReadNanos() / 1_000_000);
+    m.put("decompress_ms", decompressNanos() / 1_000_000);
+    m.put("decode_ms", decodeNanos() / 1_000_000);
+    m.put("data_pages", dataPages());
+    m.put("dictionary_pages", dictionaryPages());
+    m.put("bytes_read", bytesRead());
+    m.put("read_calls", readCalls());
+    m.put("bytes_decompressed", bytesDecompressed());
+    m.put("row_groups", rowGroups());
+    return m;
+  }
+}
