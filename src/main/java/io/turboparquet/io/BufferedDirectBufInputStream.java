@@ -189,7 +189,7 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
     bufferStart = at;
     pos = 0;
     limit = keep;
-    int more = (int) Math.min(buffer.capacity() - keep, toRead) - keep;
+    int more = (int) Math.min(buffer.capacity(), toRead) - keep;
     if (more > 0) {
       timedRead(at + keep, buffer, keep, more);
       limit += more;

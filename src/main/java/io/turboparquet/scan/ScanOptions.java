@@ -64,12 +64,12 @@ public record ScanOptions(
 
   /**
    * The read buffer one column chunk gets: the configured size, shrunk so that the buffers and
-   * queued pages of {@code columns} chunks fit the memory budget, never below
-   * {@link #MIN_BUFFER_SIZE}.
+   * queued pages of {@code columns} chunks fit the memory budget; the budget never shrinks it below
+   * {@link #MIN_BUFFER_SIZE} (a smaller configured size is kept).
    */
   public int bufferSizeFor(int columns) {
     long share = memoryBudget / ((long) Math.max(1, columns) * (queueDepth + 1));
-    return (int) Math.max(MIN_BUFFER_SIZE, Math.min(bufferSize, share));
+    return (int) Math.min(bufferSize, Math.max(MIN_BUFFER_SIZE, share));
   }
 
   /** Builder with the documented defaults. */
