@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>At most one read task runs per chunk. It reads pages while the queue has room and then ends,
  * instead of blocking a pool thread on a full queue; the consumer submits a new task when it takes
- * a page and none is running. Errors travel through the queue and are thrown to the consumer.
+ * a page and none is running. Pages beyond the first queued one also need room in the scan's
+ * {@link PrefetchBudget}. Errors travel through the queue and are thrown to the consumer.
  * {@link #close()} stops the task and releases every page still queued.
  */
 public final class AsyncPageReader implements PageSource {
@@ -23,6 +24,7 @@ public final class AsyncPageReader implements PageSource {
   private final ExecutorService scanPool;
   private final ArrayBlockingQueue<ReadStatus> queue;
   private final int depth;
+  private final PrefetchBudget budget;
   private final AtomicBoolean running = new AtomicBoolean();
   private final AtomicLong waitNanos = new AtomicLong();
   private final Object lock = new Object();
@@ -31,13 +33,14 @@ public final class AsyncPageReader implements PageSource {
   private boolean consumerDone;
   private Future<?> task;
 
-  public AsyncPageReader(PageReader reader, ExecutorService scanPool, int queueDepth) {
+  public AsyncPageReader(PageReader reader, ExecutorService scanPool, int queueDepth, PrefetchBudget budget) {
     if (queueDepth < 1) {
       throw new IllegalArgumentException("queue depth must be at least 1: " + queueDepth);
     }
     this.reader = reader;
     this.scanPool = scanPool;
     this.depth = queueDepth;
+    this.budget = budget;
     // One extra slot so the end marker or an error always fits.
     this.queue = new ArrayBlockingQueue<>(queueDepth + 1);
     startTask();
@@ -72,6 +75,7 @@ public final class AsyncPageReader implements PageSource {
       }
       return null;
     }
+    budget.remove(status.page().body().capacity());
     startTask();
     return status.page();
   }
@@ -93,7 +97,7 @@ public final class AsyncPageReader implements PageSource {
   /** The read task: fills the queue, then ends; re-checks for room to avoid a lost wake-up. */
   private Void readAhead() {
     while (true) {
-      while (!closed && !producerDone && queue.size() < depth) {
+      while (!closed && !producerDone && hasRoom()) {
         ReadStatus status;
         try {
           long t0 = System.nanoTime();
@@ -104,6 +108,8 @@ public final class AsyncPageReader implements PageSource {
         }
         if (status.page() == null) {
           producerDone = true;
+        } else {
+          budget.add(status.page().body().capacity());
         }
         queue.add(status);
         if (closed && status.page() != null) {
@@ -111,13 +117,19 @@ public final class AsyncPageReader implements PageSource {
         }
       }
       running.set(false);
-      if (closed || producerDone || queue.size() >= depth || !running.compareAndSet(false, true)) {
+      if (closed || producerDone || !hasRoom() || !running.compareAndSet(false, true)) {
         synchronized (lock) {
           lock.notifyAll();
         }
         return null;
       }
     }
+  }
+
+  /** Room for one more page: always when the consumer has none queued, else within depth and budget. */
+  private boolean hasRoom() {
+    int queued = queue.size();
+    return queued == 0 || (queued < depth && budget.hasRoom());
   }
 
   @Override
@@ -144,6 +156,7 @@ public final class AsyncPageReader implements PageSource {
     ReadStatus s;
     while ((s = queue.poll()) != null) {
       if (s.page() != null) {
+        budget.remove(s.page().body().capacity());
         s.page().release();
       }
     }

@@ -13,6 +13,7 @@ import io.turboparquet.page.AsyncPageReader;
 import io.turboparquet.page.ChunkLocation;
 import io.turboparquet.page.PageReader;
 import io.turboparquet.page.PageSource;
+import io.turboparquet.page.PrefetchBudget;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -42,6 +43,7 @@ public final class RowGroupScanner implements AutoCloseable {
     this.rowGroup = meta.rowGroups().get(rowGroupIndex);
     ScanOptions options = context.options();
     int bufferSize = options.bufferSizeFor(projection.size());
+    PrefetchBudget prefetch = new PrefetchBudget(options.prefetchBudget());
     try {
       for (ColumnDescriptor column : projection) {
         ColumnChunkMeta chunk = rowGroup.column(column.index());
@@ -57,7 +59,7 @@ public final class RowGroupScanner implements AutoCloseable {
                 context.buffers());
         PageReader pageReader = new PageReader(input, location);
         PageSource pages = options.asyncPageReads()
-            ? new AsyncPageReader(pageReader, context.scanPool(), options.queueDepth())
+            ? new AsyncPageReader(pageReader, context.scanPool(), options.queueDepth(), prefetch)
             : pageReader;
         readers.add(new ColumnChunkReader(location, pages, input, context.buffers(), options.verifyChecksums(),
             context.metrics()));

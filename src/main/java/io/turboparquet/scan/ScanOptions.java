@@ -13,7 +13,8 @@ package io.turboparquet.scan;
  * @param queueDepth pages read ahead per column chunk
  * @param parallelDecode decode the columns of a batch in parallel on the decode pool
  * @param batchSize rows per batch
- * @param memoryBudget bytes of read buffers and queued pages that one row group's scan may hold
+ * @param memoryBudget bytes of read buffers (half) and read-ahead pages (half) one row group's scan
+ *     may hold; each column may exceed it by the one page it is decoding
  * @param verifyChecksums check page CRC32s where the writer stored them
  */
 public record ScanOptions(
@@ -29,7 +30,8 @@ public record ScanOptions(
     long memoryBudget,
     boolean verifyChecksums) {
 
-  public static final int MIN_BUFFER_SIZE = 64 * 1024;
+  /** The smallest read buffer the memory budget shrinks a column's buffer to. */
+  public static final int MIN_BUFFER_SIZE = 4 * 1024;
 
   public ScanOptions {
     require(scanThreads >= 1, "scanThreads must be at least 1: " + scanThreads);
@@ -63,13 +65,19 @@ public record ScanOptions(
   }
 
   /**
-   * The read buffer one column chunk gets: the configured size, shrunk so that the buffers and
-   * queued pages of {@code columns} chunks fit the memory budget; the budget never shrinks it below
-   * {@link #MIN_BUFFER_SIZE} (a smaller configured size is kept).
+   * The read buffer one column chunk gets: the configured size, shrunk so that the buffers of
+   * {@code columns} chunks fit half the memory budget; the budget never shrinks it below
+   * {@link #MIN_BUFFER_SIZE} (a smaller configured size is kept). Pages larger than the buffer are
+   * read into buffers of their own size.
    */
   public int bufferSizeFor(int columns) {
-    long share = memoryBudget / ((long) Math.max(1, columns) * (queueDepth + 1));
+    long share = memoryBudget / 2 / Math.max(1, columns);
     return (int) Math.min(bufferSize, Math.max(MIN_BUFFER_SIZE, share));
+  }
+
+  /** Bytes of pages that read-ahead may hold queued, over all columns: the other half of the budget. */
+  public long prefetchBudget() {
+    return memoryBudget / 2;
   }
 
   /** Builder with the documented defaults. */

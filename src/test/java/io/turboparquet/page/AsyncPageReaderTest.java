@@ -103,7 +103,8 @@ class AsyncPageReaderTest {
         }
         List<String> async;
         try (FSDataInputStream in = fs.open(path);
-            AsyncPageReader reader = new AsyncPageReader(syncReader(in, meta, rg.index(), c, 100), scanPool, depth)) {
+            AsyncPageReader reader = new AsyncPageReader(syncReader(in, meta, rg.index(), c, 100), scanPool, depth,
+                depth == 5 ? new PrefetchBudget(0) : PrefetchBudget.unlimited())) {
           async = drain(reader);
           assertNull(reader.next(), "stays at the end");
         }
@@ -114,13 +115,42 @@ class AsyncPageReaderTest {
     assertTrue(pagesSeen > 100, "the file has many small pages: " + pagesSeen);
   }
 
+  /** With no budget left the reader still delivers, one page at a time, and gives the budget back. */
+  @Test
+  void anExhaustedBudgetStillMakesProgress() throws IOException {
+    Path path = corpus("alltypes_tiny_pages.parquet");
+    FileMetadata meta = footer(path);
+    int largest = 0;
+    try (FSDataInputStream in = fs.open(path); PageReader reader = syncReader(in, meta, 0, 1, 100)) {
+      Page p;
+      while ((p = reader.next()) != null) {
+        largest = Math.max(largest, p.body().capacity());
+        p.release();
+      }
+    }
+    PrefetchBudget budget = new PrefetchBudget(0);
+    int pages = 0;
+    try (FSDataInputStream in = fs.open(path);
+        AsyncPageReader reader = new AsyncPageReader(syncReader(in, meta, 0, 1, 100), scanPool, 4, budget)) {
+      Page p;
+      while ((p = reader.next()) != null) {
+        assertTrue(budget.used() <= largest, "at most one page queued beyond the budget: " + budget.used());
+        p.release();
+        pages++;
+      }
+    }
+    assertTrue(pages > 10, "pages read: " + pages);
+    assertEquals(0, budget.used(), "every queued page was given back to the budget");
+  }
+
   @Test
   void closingMidwayReleasesQueuedPages() throws IOException {
     Path path = corpus("alltypes_tiny_pages.parquet");
     FileMetadata meta = footer(path);
     for (int i = 0; i < 20; i++) {
       try (FSDataInputStream in = fs.open(path);
-          AsyncPageReader reader = new AsyncPageReader(syncReader(in, meta, 0, 0, 64), scanPool, 3)) {
+          AsyncPageReader reader = new AsyncPageReader(syncReader(in, meta, 0, 0, 64), scanPool, 3,
+              PrefetchBudget.unlimited())) {
         Page first = reader.next();
         first.release();
         // close with pages queued and a read possibly in flight
@@ -145,7 +175,8 @@ class AsyncPageReaderTest {
     Files.write(broken, bytes);
     Path brokenPath = new Path(broken.toUri());
     try (FSDataInputStream in = fs.open(brokenPath);
-        AsyncPageReader reader = new AsyncPageReader(syncReader(in, meta, 0, 0, 1000), scanPool, 2)) {
+        AsyncPageReader reader = new AsyncPageReader(syncReader(in, meta, 0, 0, 1000), scanPool, 2,
+            PrefetchBudget.unlimited())) {
       IOException e = assertThrows(IOException.class, () -> drain(reader));
       assertTrue(e.getMessage().contains(meta.file()), e.getMessage());
       assertTrue(e.getMessage().contains("row group 0 column id"), e.getMessage());
