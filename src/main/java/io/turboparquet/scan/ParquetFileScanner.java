@@ -22,7 +22,11 @@ public final class ParquetFileScanner implements AutoCloseable {
     this.context = context;
     this.path = path;
     this.metadata = metadata;
-    this.projection = metadata.schema().project(columns);
+    try {
+      this.projection = metadata.schema().project(columns);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("[" + metadata.file() + "] " + e.getMessage(), e);
+    }
   }
 
   /** Opens {@code path}, reads its footer and prepares to scan {@code columns} (null: all). */

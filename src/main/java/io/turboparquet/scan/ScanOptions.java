@@ -66,12 +66,13 @@ public record ScanOptions(
 
   /**
    * The read buffer one column chunk gets: the configured size, shrunk so that the buffers of
-   * {@code columns} chunks fit half the memory budget; the budget never shrinks it below
-   * {@link #MIN_BUFFER_SIZE} (a smaller configured size is kept). Pages larger than the buffer are
-   * read into buffers of their own size.
+   * {@code columns} chunks fit half the memory budget, counting for each column the
+   * {@code queueDepth} older buffers that queued pages (slices) may keep alive; the budget never
+   * shrinks it below {@link #MIN_BUFFER_SIZE} (a smaller configured size is kept). Pages larger
+   * than the buffer are read into buffers of their own size.
    */
   public int bufferSizeFor(int columns) {
-    long share = memoryBudget / 2 / Math.max(1, columns);
+    long share = memoryBudget / 2 / ((long) Math.max(1, columns) * (queueDepth + 1));
     return (int) Math.min(bufferSize, Math.max(MIN_BUFFER_SIZE, share));
   }
 
