@@ -4,17 +4,141 @@ import io.netty.buffer.ByteBuf;
 import io.turboparquet.format.PhysicalType;
 import io.turboparquet.io.BufferSource;
 
-/** TEMPORARY stub: replaced by the real dictionary. */
+/**
+ * The decoded values of a dictionary page, in direct buffers, for dictionary-encoded data pages to
+ * gather from. Fixed width: entry {@code i} is {@code values[i * width, (i + 1) * width)}.
+ * BYTE_ARRAY: entry {@code i} is {@code values[offsets[i], offsets[i + 1])} with {@code size + 1}
+ * int32 little-endian offsets. Owns its buffers until {@link #close()}.
+ */
 public final class Dictionary implements AutoCloseable {
+  private final PhysicalType type;
+  private final int width;
+  private final int size;
+  private ByteBuf values;
+  private ByteBuf offsets;
+  /** BYTE_ARRAY: the offsets again on the heap, so gathers cost no buffer calls per lookup. */
+  private final int[] heapOffsets;
+
+  private Dictionary(PhysicalType type, int width, int size, ByteBuf values, ByteBuf offsets, int[] heapOffsets) {
+    this.type = type;
+    this.width = width;
+    this.size = size;
+    this.values = values;
+    this.offsets = offsets;
+    this.heapOffsets = heapOffsets;
+  }
+
+  /**
+   * Decodes the PLAIN-encoded dictionary page body {@code page[offset, offset + length)} holding
+   * {@code numValues} entries of {@code type} ({@code typeLength} for FIXED_LEN_BYTE_ARRAY).
+   */
   public static Dictionary read(ByteBuf page, int offset, int length, int numValues, PhysicalType type,
       int typeLength, BufferSource source) {
-    throw new UnsupportedOperationException();
+    if (numValues < 0) {
+      throw new DecodeException("dictionary page of " + type + " has a negative value count " + numValues);
+    }
+    if (offset < 0 || length < 0 || (long) offset + length > page.capacity()) {
+      throw new IndexOutOfBoundsException("dictionary page section [" + offset + ", +" + length
+          + ") outside buffer of " + page.capacity() + " bytes");
+    }
+    return switch (type) {
+      case BOOLEAN -> throw new DecodeException("dictionary page for a BOOLEAN column: BOOLEAN cannot be dictionary-encoded");
+      case INT32, FLOAT, INT64, DOUBLE, INT96 -> readFixed(page, offset, length, numValues, type, type.fixedWidth(), source);
+      case FIXED_LEN_BYTE_ARRAY -> {
+        if (typeLength <= 0) {
+          throw new DecodeException("FIXED_LEN_BYTE_ARRAY dictionary with type length " + typeLength);
+        }
+        yield readFixed(page, offset, length, numValues, type, typeLength, source);
+      }
+      case BYTE_ARRAY -> readBinary(page, offset, length, numValues, source);
+    };
+  }
+
+  private static Dictionary readFixed(ByteBuf page, int offset, int length, int numValues, PhysicalType type,
+      int width, BufferSource source) {
+    long bytes = (long) numValues * width;
+    if (bytes > length) {
+      throw new DecodeException("PLAIN " + type + " dictionary page of " + length + " bytes is too short for "
+          + numValues + " values of " + width + " bytes");
+    }
+    ByteBuf values = source.buffer(Math.max(1, (int) bytes)); // capacity 0 would be netty's unreleasable empty buffer
+    values.setBytes(0, page, offset, (int) bytes);
+    return new Dictionary(type, width, numValues, values, null, null);
+  }
+
+  private static Dictionary readBinary(ByteBuf page, int offset, int length, int numValues, BufferSource source) {
+    if (numValues > length >>> 2) { // every entry needs at least its 4-byte length
+      throw new DecodeException("PLAIN BYTE_ARRAY dictionary page of " + length + " bytes cannot hold "
+          + numValues + " values");
+    }
+    int end = offset + length;
+    int pos = offset;
+    long total = 0;
+    for (int i = 0; i < numValues; i++) { // validate all lengths before allocating
+      int len = PlainDecoders.binaryLength(page, pos, end, "dictionary page");
+      pos += 4 + len;
+      total += len;
+    }
+    ByteBuf offsets = source.buffer(((numValues + 1) << 2));
+    ByteBuf values;
+    try {
+      values = source.buffer(Math.max(1, (int) total));
+    } catch (RuntimeException | Error e) {
+      offsets.release();
+      throw e;
+    }
+    int[] heapOffsets = new int[numValues + 1];
+    pos = offset;
+    int at = 0;
+    offsets.setIntLE(0, 0);
+    for (int i = 0; i < numValues; i++) {
+      int len = page.getIntLE(pos);
+      values.setBytes(at, page, pos + 4, len);
+      at += len;
+      pos += 4 + len;
+      offsets.setIntLE((i + 1) << 2, at);
+      heapOffsets[i + 1] = at;
+    }
+    return new Dictionary(PhysicalType.BYTE_ARRAY, ValueSink.VARIABLE, numValues, values, offsets, heapOffsets);
+  }
+
+  public PhysicalType type() {
+    return type;
+  }
+
+  /** Bytes per entry, or {@link ValueSink#VARIABLE} for BYTE_ARRAY. */
+  public int width() {
+    return width;
   }
 
   public int size() {
-    return 0;
+    return size;
+  }
+
+  /** The entries' bytes (see the class comment for the layout). */
+  public ByteBuf values() {
+    return values;
+  }
+
+  /** BYTE_ARRAY: {@code size + 1} int32 LE offsets into {@link #values()}; null for fixed width. */
+  public ByteBuf offsets() {
+    return offsets;
+  }
+
+  /** BYTE_ARRAY: {@link #offsets()} as a heap array (do not modify); null for fixed width. */
+  int[] heapOffsets() {
+    return heapOffsets;
   }
 
   @Override
-  public void close() {}
+  public void close() {
+    if (values != null) {
+      values.release();
+      values = null;
+    }
+    if (offsets != null) {
+      offsets.release();
+      offsets = null;
+    }
+  }
 }

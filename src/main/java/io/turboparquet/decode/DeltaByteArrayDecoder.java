@@ -1,0 +1,149 @@
+package io.turboparquet.decode;
+
+import io.netty.buffer.ByteBuf;
+import io.turboparquet.format.PhysicalType;
+
+/**
+ * DELTA_BYTE_ARRAY (incremental encoding): prefix lengths DELTA_BINARY_PACKED, then the suffixes
+ * as DELTA_LENGTH_BYTE_ARRAY. Value i is the first {@code prefix[i]} bytes of value i - 1 followed
+ * by suffix i, so the previous value is kept on the heap and skips still rebuild it.
+ * FIXED_LEN_BYTE_ARRAY values must come out exactly {@code typeLength} bytes long.
+ */
+final class DeltaByteArrayDecoder implements ValuesDecoder {
+  private static final int CHUNK = 1024;
+  private static final int STAGE_BYTES = 1 << 16;
+
+  private final String name;
+  /** FIXED_LEN_BYTE_ARRAY: the type length; BYTE_ARRAY: {@link ValueSink#VARIABLE}. */
+  private final int fixedLength;
+  /** Values per chunk: fewer for wide FIXED_LEN_BYTE_ARRAY, so the staging array stays small. */
+  private final int chunk;
+  private final DeltaBinaryPackedReader prefixes;
+  private final DeltaBinaryPackedReader suffixes;
+  private final int[] pre = new int[CHUNK];
+  private final int[] suf = new int[CHUNK];
+  private byte[] previous = new byte[64];
+  private int previousLength;
+  private byte[] staged = new byte[0];
+  private ByteBuf page;
+  private int dataPos;
+  private int end;
+  private int left;
+
+  DeltaByteArrayDecoder(PhysicalType type, int fixedLength) {
+    this.name = "DELTA_BYTE_ARRAY " + type;
+    this.fixedLength = fixedLength;
+    this.chunk = fixedLength == ValueSink.VARIABLE ? CHUNK : Math.max(1, Math.min(CHUNK, STAGE_BYTES / fixedLength));
+    this.prefixes = new DeltaBinaryPackedReader(name + " prefix lengths", 32);
+    this.suffixes = new DeltaBinaryPackedReader(name + " suffix lengths", 32);
+  }
+
+  @Override
+  public void init(ByteBuf page, int offset, int length, int valueCount) {
+    Sections.checkInit(name, page, offset, length, valueCount);
+    int end = offset + length;
+    prefixes.init(page, offset, length);
+    int suffixStart = prefixes.endOffset();
+    suffixes.init(page, suffixStart, end - suffixStart);
+    if (prefixes.totalCount() < valueCount || suffixes.totalCount() < valueCount) {
+      throw new DecodeException(name + " declares " + prefixes.totalCount() + " prefixes and "
+          + suffixes.totalCount() + " suffixes but the page has " + valueCount + " values");
+    }
+    this.page = page;
+    this.dataPos = suffixes.endOffset();
+    this.end = end;
+    this.left = valueCount;
+    this.previousLength = 0;
+  }
+
+  @Override
+  public void read(ValueSink sink, int n) {
+    Sections.checkCount(name, n, left);
+    for (int done = 0; done < n; ) {
+      int k = Math.min(chunk, n - done);
+      long total = nextLengths(k);
+      if (fixedLength == ValueSink.VARIABLE) {
+        sink.reserveVariable(k, (int) Math.min(total, Integer.MAX_VALUE)); // the sink reports batches over 2 GB
+        for (int i = 0; i < k; i++) {
+          int len = rebuild(pre[i], suf[i]);
+          sink.appendBinary(previous, 0, len);
+        }
+      } else {
+        int w = fixedLength;
+        if (staged.length < k * w) {
+          staged = new byte[k * w];
+        }
+        for (int i = 0; i < k; i++) {
+          System.arraycopy(previous, 0, staged, i * w, rebuild(pre[i], suf[i]));
+        }
+        ByteBuf out = sink.reserve(k);
+        out.setBytes(sink.writeIndex(), staged, 0, k * w);
+        sink.advance(k);
+      }
+      done += k;
+    }
+    left -= n;
+  }
+
+  @Override
+  public void skip(int n) {
+    Sections.checkCount(name, n, left);
+    for (int done = 0; done < n; ) {
+      int k = Math.min(chunk, n - done);
+      nextLengths(k);
+      for (int i = 0; i < k; i++) {
+        rebuild(pre[i], suf[i]);
+      }
+      done += k;
+    }
+    left -= n;
+  }
+
+  /**
+   * Decodes the next {@code k} prefix and suffix lengths and validates them all (prefix within the
+   * previous value, suffix bytes within the section, FIXED_LEN_BYTE_ARRAY lengths exact) before any
+   * value is built; returns the chunk's total value bytes.
+   */
+  private long nextLengths(int k) {
+    prefixes.readInts(pre, 0, k);
+    suffixes.readInts(suf, 0, k);
+    long prevLen = previousLength;
+    long suffixBytes = 0;
+    long total = 0;
+    for (int i = 0; i < k; i++) {
+      int p = pre[i];
+      int s = suf[i];
+      if (p < 0 || p > prevLen) {
+        throw new DecodeException(name + " prefix length " + p + " is outside the previous value's length " + prevLen);
+      }
+      if (s < 0) {
+        throw new DecodeException(name + " negative suffix length " + s);
+      }
+      long len = (long) p + s;
+      if (fixedLength != ValueSink.VARIABLE && len != fixedLength) {
+        throw new DecodeException(name + " value of " + len + " bytes in a column of type length " + fixedLength);
+      }
+      suffixBytes += s;
+      total += len;
+      prevLen = len;
+    }
+    if (suffixBytes > end - dataPos) {
+      throw new DecodeException(name + " suffixes need " + suffixBytes + " bytes but only " + (end - dataPos) + " are left");
+    }
+    return total;
+  }
+
+  /** Turns {@link #previous} into the next value: its first {@code prefix} bytes, then the suffix. */
+  private int rebuild(int prefix, int suffix) {
+    int len = prefix + suffix; // both validated, and bounded by the section's bytes
+    if (previous.length < len) {
+      byte[] bigger = new byte[(int) Math.max(len, Math.min(Integer.MAX_VALUE - 8, previous.length * 2L))];
+      System.arraycopy(previous, 0, bigger, 0, prefix);
+      previous = bigger;
+    }
+    page.getBytes(dataPos, previous, prefix, suffix);
+    dataPos += suffix;
+    previousLength = len;
+    return len;
+  }
+}

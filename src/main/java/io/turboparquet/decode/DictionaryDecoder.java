@@ -1,0 +1,139 @@
+package io.turboparquet.decode;
+
+import io.netty.buffer.ByteBuf;
+import io.turboparquet.format.PhysicalType;
+
+/**
+ * PLAIN_DICTIONARY / RLE_DICTIONARY data pages: one byte of bit width, then hybrid-encoded indices
+ * into the {@link Dictionary}. Indices are decoded a chunk at a time and then gathered; the gather
+ * loop is chosen once per chunk, never per value.
+ */
+final class DictionaryDecoder implements ValuesDecoder {
+  private static final int CHUNK = 1024;
+  private enum Gather { INT, LONG, FIXED, BINARY }
+
+  private final String name;
+  private final Dictionary dictionary;
+  private final Gather gather;
+  private final int width;
+  private final RleBitPackedHybridDecoder indices = new RleBitPackedHybridDecoder();
+  private final int[] scratch = new int[CHUNK];
+  private int left;
+
+  DictionaryDecoder(String encoding, PhysicalType type, Dictionary dictionary) {
+    this.name = encoding + " " + type;
+    this.dictionary = dictionary;
+    this.width = dictionary.width();
+    this.gather = switch (width) {
+      case ValueSink.VARIABLE -> Gather.BINARY;
+      case 4 -> Gather.INT;
+      case 8 -> Gather.LONG;
+      default -> Gather.FIXED;
+    };
+  }
+
+  @Override
+  public void init(ByteBuf page, int offset, int length, int valueCount) {
+    Sections.checkInit(name, page, offset, length, valueCount);
+    if (length == 0) { // a page of only nulls may carry no index data at all
+      if (valueCount > 0) {
+        throw new DecodeException(name + " section is empty but should hold " + valueCount + " indices");
+      }
+      indices.init(page, offset, 0, 0);
+    } else {
+      int bitWidth = page.getByte(offset) & 0xFF;
+      if (bitWidth > 32) {
+        throw new DecodeException(name + " index bit width " + bitWidth + " is above 32");
+      }
+      indices.init(page, offset + 1, length - 1, bitWidth);
+    }
+    left = valueCount;
+  }
+
+  @Override
+  public void read(ValueSink sink, int n) {
+    Sections.checkCount(name, n, left);
+    for (int done = 0; done < n; ) {
+      int k = Math.min(CHUNK, n - done);
+      indices.readInts(scratch, 0, k);
+      checkIndices(k);
+      switch (gather) {
+        case INT -> gatherInts(sink, k);
+        case LONG -> gatherLongs(sink, k);
+        case FIXED -> gatherFixed(sink, k);
+        case BINARY -> gatherBinary(sink, k);
+      }
+      done += k;
+    }
+    left -= n;
+  }
+
+  @Override
+  public void skip(int n) {
+    Sections.checkCount(name, n, left);
+    indices.skip(n);
+    left -= n;
+  }
+
+  private void checkIndices(int k) {
+    int size = dictionary.size();
+    int[] idx = scratch;
+    for (int i = 0; i < k; i++) {
+      if (Integer.compareUnsigned(idx[i], size) >= 0) {
+        throw new DecodeException(name + " dictionary index " + Integer.toUnsignedString(idx[i])
+            + " is out of range for a dictionary of " + size + " values");
+      }
+    }
+  }
+
+  private void gatherInts(ValueSink sink, int k) {
+    ByteBuf out = sink.reserve(k);
+    int at = sink.writeIndex();
+    ByteBuf dict = dictionary.values();
+    int[] idx = scratch;
+    for (int i = 0; i < k; i++) {
+      out.setIntLE(at + (i << 2), dict.getIntLE(idx[i] << 2));
+    }
+    sink.advance(k);
+  }
+
+  private void gatherLongs(ValueSink sink, int k) {
+    ByteBuf out = sink.reserve(k);
+    int at = sink.writeIndex();
+    ByteBuf dict = dictionary.values();
+    int[] idx = scratch;
+    for (int i = 0; i < k; i++) {
+      out.setLongLE(at + (i << 3), dict.getLongLE(idx[i] << 3));
+    }
+    sink.advance(k);
+  }
+
+  private void gatherFixed(ValueSink sink, int k) {
+    ByteBuf out = sink.reserve(k);
+    int at = sink.writeIndex();
+    ByteBuf dict = dictionary.values();
+    int w = width;
+    int[] idx = scratch;
+    for (int i = 0; i < k; i++) {
+      out.setBytes(at + i * w, dict, idx[i] * w, w);
+    }
+    sink.advance(k);
+  }
+
+  private void gatherBinary(ValueSink sink, int k) {
+    int[] offsets = dictionary.heapOffsets();
+    ByteBuf dict = dictionary.values();
+    int[] idx = scratch;
+    long total = 0;
+    for (int i = 0; i < k; i++) {
+      int e = idx[i];
+      total += offsets[e + 1] - offsets[e];
+    }
+    sink.reserveVariable(k, (int) Math.min(total, Integer.MAX_VALUE)); // the sink reports batches over 2 GB
+    for (int i = 0; i < k; i++) {
+      int e = idx[i];
+      int start = offsets[e];
+      sink.appendBinary(dict, start, offsets[e + 1] - start);
+    }
+  }
+}
