@@ -33,6 +33,7 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
   private long readNanos;
   private long bytesRead;
   private long readCalls;
+  private boolean closed;
 
   public BufferedDirectBufInputStream(FSDataInputStream in, String file, long fileLength, long start, long length,
       int bufferSize, BufferSource source) {
@@ -138,6 +139,7 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
 
   /** Reads a request bigger than the buffer into a buffer of its own, using what is buffered. */
   private ByteBuf readLarge(int n) throws IOException {
+    ensureOpen();
     long at = position();
     if (at + n > fileLength) {
       throw new EOFException("[" + file + "] wanted " + n + " bytes at offset " + at + " but the file ends at "
@@ -166,6 +168,7 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
    * Returns false when the file ends first.
    */
   private boolean fill(int needed) throws IOException {
+    ensureOpen();
     long at = position();
     long wanted = Math.max(needed, Math.min(bufferSize, rangeEnd - at));
     long toRead = Math.min(wanted, fileLength - at);
@@ -205,8 +208,15 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
     readCalls++;
   }
 
+  private void ensureOpen() throws IOException {
+    if (closed) {
+      throw new IOException("[" + file + "] read after close");
+    }
+  }
+
   @Override
   public void close() {
+    closed = true;
     if (buffer != null) {
       buffer.release();
       buffer = null;

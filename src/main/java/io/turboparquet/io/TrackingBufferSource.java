@@ -21,7 +21,9 @@ public final class TrackingBufferSource implements BufferSource {
 
   @Override
   public synchronized ByteBuf buffer(int capacity) {
-    ByteBuf buf = allocator.directBuffer(capacity, capacity);
+    // netty answers 0 with a shared empty buffer that cannot be released; hand out a real one.
+    int size = Math.max(1, capacity);
+    ByteBuf buf = allocator.directBuffer(size, size);
     allocations++;
     if ((allocations % PRUNE_EVERY) == 0) {
       handedOut.removeIf(b -> b.refCnt() == 0);

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -31,7 +30,8 @@ public final class AsyncPageReader implements PageSource {
   private volatile boolean closed;
   private volatile boolean producerDone;
   private boolean consumerDone;
-  private Future<?> task;
+  /** Claimed by the task when it starts, or by close() to stop a task that has not started. */
+  private AtomicBoolean claim;
 
   public AsyncPageReader(PageReader reader, ExecutorService scanPool, int queueDepth, PrefetchBudget budget) {
     if (queueDepth < 1) {
@@ -83,8 +83,14 @@ public final class AsyncPageReader implements PageSource {
   private void startTask() {
     if (!producerDone && !closed && running.compareAndSet(false, true)) {
       synchronized (lock) {
+        AtomicBoolean taskClaim = new AtomicBoolean();
+        claim = taskClaim;
         try {
-          task = scanPool.submit(this::readAhead);
+          scanPool.execute(() -> {
+            if (taskClaim.compareAndSet(false, true)) {
+              readAhead();
+            }
+          });
         } catch (RejectedExecutionException e) {
           running.set(false);
           queue.offer(ReadStatus.failed(new IOException("the scan pool refused a page read", e)));
@@ -95,7 +101,7 @@ public final class AsyncPageReader implements PageSource {
   }
 
   /** The read task: fills the queue, then ends; re-checks for room to avoid a lost wake-up. */
-  private Void readAhead() {
+  private void readAhead() {
     while (true) {
       while (!closed && !producerDone && hasRoom()) {
         ReadStatus status;
@@ -112,16 +118,14 @@ public final class AsyncPageReader implements PageSource {
           budget.add(status.page().body().capacity());
         }
         queue.add(status);
-        if (closed && status.page() != null) {
-          drain();
-        }
       }
-      running.set(false);
-      if (closed || producerDone || !hasRoom() || !running.compareAndSet(false, true)) {
-        synchronized (lock) {
+      // Under the lock, so close() cannot slip between "not running" and a restart.
+      synchronized (lock) {
+        running.set(false);
+        if (closed || producerDone || !hasRoom() || !running.compareAndSet(false, true)) {
           lock.notifyAll();
+          return;
         }
-        return null;
       }
     }
   }
@@ -134,19 +138,24 @@ public final class AsyncPageReader implements PageSource {
 
   @Override
   public void close() {
-    closed = true;
+    boolean interrupted = false;
     synchronized (lock) {
-      if (task != null && task.cancel(false)) {
-        running.set(false); // it never started
+      closed = true;
+      if (claim != null && claim.compareAndSet(false, true)) {
+        running.set(false); // the task had not started and now never will
       }
+      // A running task ends after the page it is reading; wait for it, even when interrupted,
+      // since it holds buffers that are released below.
       while (running.get()) {
         try {
           lock.wait(10);
         } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          break;
+          interrupted = true;
         }
       }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
     drain();
     reader.close();
