@@ -30,7 +30,7 @@ import org.apache.hadoop.fs.Path;
 public final class Main {
   private static final String USAGE = String.join("\n",
       "usage: turbo-parquet meta FILE [--columns a,b] [--repeat N] [--json]",
-      "       turbo-parquet scan FILE [--columns a,b] [--threads N] [--repeat N] [--json] [scan flags]",
+      "       turbo-parquet scan FILE [--columns a,b] [--threads N] [--repeat N] [--json] [--floor] [scan flags]",
       "       turbo-parquet digest FILE [--columns a,b] [scan flags]",
       "scan flags: --async true|false  --buffered true|false  --buffer-size BYTES  --batch-size ROWS",
       "            --scan-threads N  --decode-threads N  --parallel-decode true|false  --queue-depth N",
@@ -60,7 +60,7 @@ public final class Main {
   }
 
   static int run(String[] argv, PrintStream out) throws IOException {
-    Args args = new Args(argv, Set.of("json", "verify-checksums"));
+    Args args = new Args(argv, Set.of("json", "verify-checksums", "floor"));
     List<String> words = args.positional();
     if (words.size() != 2) {
       throw new Args.UsageException(words.isEmpty() ? "no command" : "want a command and one FILE");
@@ -137,6 +137,7 @@ public final class Main {
     int repeat = args.integer("repeat", 1);
     boolean json = args.bool("json", false);
     List<String> columns = args.columns();
+    boolean floor = args.bool("floor", false);
     ScanOptions options = scanOptions(args);
     args.rejectUnknown();
     Path path = toPath(file);
@@ -148,10 +149,15 @@ public final class Main {
         ScanContext context = new ScanContext(fs, options, buffers, pools.scanPool(), pools.decodePool(), metrics);
         long t0 = System.nanoTime();
         long rows = 0;
-        try (ParquetFileScanner scanner = ParquetFileScanner.open(context, path, columns)) {
-          Batch b;
-          while ((b = scanner.next()) != null) {
-            rows += b.rows();
+        if (floor) {
+          FileMetadata meta = ParquetFileScanner.readMetadata(context, path);
+          rows = FloorScan.run(fs, path, meta, meta.schema().project(columns), options, buffers, metrics);
+        } else {
+          try (ParquetFileScanner scanner = ParquetFileScanner.open(context, path, columns)) {
+            Batch b;
+            while ((b = scanner.next()) != null) {
+              rows += b.rows();
+            }
           }
         }
         double wallMs = (System.nanoTime() - t0) / 1e6;

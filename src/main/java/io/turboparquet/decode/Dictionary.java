@@ -18,6 +18,9 @@ public final class Dictionary implements AutoCloseable {
   private ByteBuf offsets;
   /** BYTE_ARRAY: the offsets again on the heap, so gathers cost no buffer calls per lookup. */
   private final int[] heapOffsets;
+  /** 4- and 8-byte entries on the heap, made on first use, for the same reason. */
+  private int[] heapInts;
+  private long[] heapLongs;
 
   private Dictionary(PhysicalType type, int width, int size, ByteBuf values, ByteBuf offsets, int[] heapOffsets) {
     this.type = type;
@@ -82,7 +85,7 @@ public final class Dictionary implements AutoCloseable {
     ByteBuf offsets = source.buffer(((numValues + 1) << 2));
     ByteBuf values;
     try {
-      values = source.buffer(Math.max(1, (int) total));
+      values = source.buffer((int) total + 8); // 8 spare bytes let short values be copied as longs
     } catch (RuntimeException | Error e) {
       offsets.release();
       throw e;
@@ -123,6 +126,30 @@ public final class Dictionary implements AutoCloseable {
   /** BYTE_ARRAY: {@code size + 1} int32 LE offsets into {@link #values()}; null for fixed width. */
   public ByteBuf offsets() {
     return offsets;
+  }
+
+  /** 4-byte entries as a heap array (do not modify). */
+  int[] heapInts() {
+    if (heapInts == null) {
+      int[] a = new int[size];
+      for (int i = 0; i < size; i++) {
+        a[i] = values.getIntLE(i << 2);
+      }
+      heapInts = a;
+    }
+    return heapInts;
+  }
+
+  /** 8-byte entries as a heap array (do not modify). */
+  long[] heapLongs() {
+    if (heapLongs == null) {
+      long[] a = new long[size];
+      for (int i = 0; i < size; i++) {
+        a[i] = values.getLongLE(i << 3);
+      }
+      heapLongs = a;
+    }
+    return heapLongs;
   }
 
   /** BYTE_ARRAY: {@link #offsets()} as a heap array (do not modify); null for fixed width. */

@@ -87,23 +87,37 @@ final class DictionaryDecoder implements ValuesDecoder {
   }
 
   private void gatherInts(ValueSink sink, int k) {
-    ByteBuf out = sink.reserve(k);
-    int at = sink.writeIndex();
-    ByteBuf dict = dictionary.values();
+    int[] dict = dictionary.heapInts();
     int[] idx = scratch;
-    for (int i = 0; i < k; i++) {
-      out.setIntLE(at + (i << 2), dict.getIntLE(idx[i] << 2));
+    long address = sink.reserveAddress(k);
+    if (address != 0) {
+      for (int i = 0; i < k; i++) {
+        Memory.putInt(address + ((long) i << 2), dict[idx[i]]);
+      }
+    } else {
+      ByteBuf out = sink.values();
+      int at = sink.writeIndex();
+      for (int i = 0; i < k; i++) {
+        out.setIntLE(at + (i << 2), dict[idx[i]]);
+      }
     }
     sink.advance(k);
   }
 
   private void gatherLongs(ValueSink sink, int k) {
-    ByteBuf out = sink.reserve(k);
-    int at = sink.writeIndex();
-    ByteBuf dict = dictionary.values();
+    long[] dict = dictionary.heapLongs();
     int[] idx = scratch;
-    for (int i = 0; i < k; i++) {
-      out.setLongLE(at + (i << 3), dict.getLongLE(idx[i] << 3));
+    long address = sink.reserveAddress(k);
+    if (address != 0) {
+      for (int i = 0; i < k; i++) {
+        Memory.putLong(address + ((long) i << 3), dict[idx[i]]);
+      }
+    } else {
+      ByteBuf out = sink.values();
+      int at = sink.writeIndex();
+      for (int i = 0; i < k; i++) {
+        out.setLongLE(at + (i << 3), dict[idx[i]]);
+      }
     }
     sink.advance(k);
   }
@@ -120,6 +134,27 @@ final class DictionaryDecoder implements ValuesDecoder {
     sink.advance(k);
   }
 
+  /**
+   * The hot loop for dictionary strings, with its cursors in locals. Indices were checked against
+   * the dictionary's size and the offsets when it was built.
+   */
+  private static void gatherBinaryUnchecked(ValueSink sink, int[] idx, int k, long base, long limit,
+      int[] offsets) {
+    long data = sink.dataAddress();
+    long ends = sink.endOffsetsAddress();
+    int end = sink.dataLength();
+    int written = 0;
+    for (int i = 0; i < k; i++) {
+      int e = idx[i];
+      int start = offsets[e];
+      int length = offsets[e + 1] - start;
+      Memory.copyValue(base + start, data + written, length, limit);
+      written += length;
+      Memory.putInt(ends + ((long) i << 2), end + written);
+    }
+    sink.commitVariable(k, written);
+  }
+
   private void gatherBinary(ValueSink sink, int k) {
     int[] offsets = dictionary.heapOffsets();
     ByteBuf dict = dictionary.values();
@@ -130,10 +165,15 @@ final class DictionaryDecoder implements ValuesDecoder {
       total += offsets[e + 1] - offsets[e];
     }
     sink.reserveVariable(k, (int) Math.min(total, Integer.MAX_VALUE)); // the sink reports batches over 2 GB
-    for (int i = 0; i < k; i++) {
-      int e = idx[i];
-      int start = offsets[e];
-      sink.appendBinary(dict, start, offsets[e + 1] - start);
+    long base = Memory.address(dict);
+    if (base != 0 && sink.hasAddress()) {
+      gatherBinaryUnchecked(sink, idx, k, base, base + dict.capacity(), offsets);
+    } else {
+      for (int i = 0; i < k; i++) {
+        int e = idx[i];
+        int start = offsets[e];
+        sink.appendBinary(dict, start, offsets[e + 1] - start);
+      }
     }
   }
 }

@@ -18,12 +18,19 @@ import io.turboparquet.io.BufferSource;
  */
 public final class ValueSink implements AutoCloseable {
   public static final int VARIABLE = -1;
+  /** Bytes that unchecked variable-width writers may write past the values they append. */
+  static final int SLACK = 8;
   private static final int MIN_CAPACITY = 256;
 
   private final BufferSource source;
   private final int width;
   private ByteBuf values;
   private ByteBuf offsets;
+  // Unchecked addresses and capacities of the two buffers (address 0: use the ByteBuf methods).
+  private long valuesAddress;
+  private long offsetsAddress;
+  private long valuesCapacity;
+  private long offsetsCapacity;
   private int position;
   private int dataLength;
 
@@ -67,7 +74,7 @@ public final class ValueSink implements AutoCloseable {
   /** Fixed width: the values buffer; valid until the next call that may grow it. */
   public ByteBuf values() {
     if (values == null) {
-      values = source.buffer(MIN_CAPACITY);
+      setValues(source.buffer(MIN_CAPACITY));
     }
     return values;
   }
@@ -84,8 +91,20 @@ public final class ValueSink implements AutoCloseable {
    * them into, starting at byte {@link #writeIndex()}. Call {@link #advance(int)} afterwards.
    */
   public ByteBuf reserve(int n) {
-    values = grow(values, (long) (position + n) * width, position * width);
+    if ((long) (position + n) * width > valuesCapacity) {
+      setValues(grow(values, (long) (position + n) * width, position * width));
+    }
     return values;
+  }
+
+  /**
+   * Fixed width: like {@link #reserve(int)}, but returns the memory address of the slot at the
+   * position for unchecked writes of n values, or 0 when the buffer must be written through its
+   * methods. Call {@link #advance(int)} afterwards.
+   */
+  long reserveAddress(int n) {
+    reserve(n);
+    return valuesAddress == 0 ? 0 : valuesAddress + (long) position * width;
   }
 
   /** Fixed width: the byte index of the slot at the position. */
@@ -124,34 +143,91 @@ public final class ValueSink implements AutoCloseable {
   /** Variable width: makes room for {@code n} more values and {@code bytes} more data bytes. */
   public void reserveVariable(int n, int bytes) {
     ensureOffsets(position + 1 + n);
-    values = grow(values, (long) dataLength + bytes, dataLength);
+    ensureData(bytes + SLACK);
   }
 
   /** Variable width: appends one value copied from {@code src[index, index + length)}. */
   public void appendBinary(ByteBuf src, int index, int length) {
-    values = grow(values, (long) dataLength + length, dataLength);
-    values.setBytes(dataLength, src, index, length);
+    ensureData(length);
+    long from;
+    if (valuesAddress != 0 && (from = Memory.address(src)) != 0) {
+      if (index < 0 || length < 0 || (long) index + length > src.capacity()) {
+        throw new IndexOutOfBoundsException("value [" + index + ", +" + length + ") outside a buffer of "
+            + src.capacity());
+      }
+      Memory.copy(from + index, valuesAddress + dataLength, length);
+    } else {
+      values.setBytes(dataLength, src, index, length);
+    }
     endValue(length);
+  }
+
+  /**
+   * Variable width, unchecked bulk writing: after {@link #reserveVariable(int, int)} for n values
+   * of {@code bytes} bytes, the decoder writes the values' bytes from {@link #dataAddress()} on
+   * (it may write up to {@link #SLACK} bytes past their end) and their end offsets, as int32
+   * relative to the start of the data, from {@link #endOffsetsAddress()} on, keeping its cursor in
+   * local variables, then calls {@link #commitVariable(int, int)}. Only valid while
+   * {@link #hasAddress()}.
+   */
+  long dataAddress() {
+    return valuesAddress + dataLength;
+  }
+
+  /** Address of the offset entry that ends the next value; see {@link #dataAddress()}. */
+  long endOffsetsAddress() {
+    return offsetsAddress + ((long) (position + 1) << 2);
+  }
+
+  /** Marks n values of {@code bytes} bytes, written through the addresses, as appended. */
+  void commitVariable(int n, int bytes) {
+    position += n;
+    dataLength += bytes;
   }
 
   /** Variable width: appends one value copied from {@code src[offset, offset + length)}. */
   public void appendBinary(byte[] src, int offset, int length) {
-    values = grow(values, (long) dataLength + length, dataLength);
+    ensureData(length);
     values.setBytes(dataLength, src, offset, length);
     endValue(length);
+  }
+
+  /** Whether this sink's buffers take unchecked writes. */
+  boolean hasAddress() {
+    return valuesAddress != 0 && offsetsAddress != 0;
   }
 
   private void endValue(int length) {
     dataLength += length;
     position++;
-    if (offsets.capacity() < (position + 1) << 2) {
+    if (offsetsCapacity < (long) (position + 1) << 2) {
       ensureOffsets(position + 1);
     }
-    offsets.setIntLE(position << 2, dataLength);
+    if (offsetsAddress != 0) {
+      Memory.putInt(offsetsAddress + ((long) position << 2), dataLength);
+    } else {
+      offsets.setIntLE(position << 2, dataLength);
+    }
+  }
+
+  private void ensureData(int more) {
+    if ((long) dataLength + more > valuesCapacity) {
+      setValues(grow(values, (long) dataLength + more, dataLength));
+    }
   }
 
   private void ensureOffsets(int entries) {
-    offsets = grow(offsets, (long) entries << 2, (position + 1) << 2);
+    if (((long) entries << 2) > offsetsCapacity) {
+      offsets = grow(offsets, (long) entries << 2, (position + 1) << 2);
+      offsetsAddress = Memory.address(offsets);
+      offsetsCapacity = offsets.capacity();
+    }
+  }
+
+  private void setValues(ByteBuf buf) {
+    values = buf;
+    valuesAddress = Memory.address(buf);
+    valuesCapacity = buf.capacity();
   }
 
   /** Returns {@code buf} or a larger copy of its first {@code used} bytes, releasing the old one. */
@@ -181,5 +257,7 @@ public final class ValueSink implements AutoCloseable {
       offsets.release();
       offsets = null;
     }
+    valuesAddress = offsetsAddress = 0;
+    valuesCapacity = offsetsCapacity = 0;
   }
 }

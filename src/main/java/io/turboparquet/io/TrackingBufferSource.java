@@ -14,7 +14,7 @@ import java.util.List;
 public final class TrackingBufferSource implements BufferSource {
   private static final int PRUNE_EVERY = 4096;
 
-  private final UnpooledByteBufAllocator allocator = new UnpooledByteBufAllocator(true, false, true);
+  private final UnpooledByteBufAllocator allocator = new UnpooledByteBufAllocator(true, true, true);
   private final List<ByteBuf> handedOut = new ArrayList<>();
   private long allocations;
   private long peakBytes;

@@ -16,6 +16,9 @@ import java.util.zip.CRC32;
  * that are not compressed are passed on without a copy. For V2 data pages the levels, which are
  * never compressed, are copied in front of the decompressed values, so every page comes out in one
  * buffer: levels then values. One per column reader (the codec state is not thread-safe).
+ *
+ * <p>Output buffers come back through {@link #recycle(ByteBuf)}: the decompressor keeps one spare
+ * and reuses it for the next page, so a chunk's pages cost one allocation, not one each.
  */
 public final class PageDecompressor {
   private final ChunkLocation location;
@@ -24,6 +27,8 @@ public final class PageDecompressor {
   private final boolean verifyChecksums;
   private Decompressor decompressor;
   private CRC32 crc;
+  private ByteBuf spare;
+  private ByteBuf handedOut;
 
   public PageDecompressor(ChunkLocation location, BufferSource source, boolean verifyChecksums) {
     this.location = location;
@@ -32,7 +37,10 @@ public final class PageDecompressor {
     this.verifyChecksums = verifyChecksums;
   }
 
-  /** The page's uncompressed bytes in a buffer the caller owns; the page itself is not released. */
+  /**
+   * The page's uncompressed bytes in a buffer the caller owns and gives back with
+   * {@link #recycle(ByteBuf)}; the page itself is not released.
+   */
   public ByteBuf decompress(Page page) throws IOException {
     PageHeaderInfo h = page.header();
     ByteBuf body = page.body();
@@ -48,7 +56,7 @@ public final class PageDecompressor {
           location.describe(), page.offset(), h.compressedSize(), h.uncompressedSize());
       return body.retainedDuplicate();
     }
-    ByteBuf out = source.buffer(h.uncompressedSize());
+    ByteBuf out = take(h.uncompressedSize());
     try {
       if (levels > 0) {
         out.setBytes(0, body, body.readerIndex(), levels);
@@ -61,7 +69,7 @@ public final class PageDecompressor {
       out.writerIndex(h.uncompressedSize());
       return out;
     } catch (IOException | RuntimeException e) {
-      out.release();
+      recycle(out);
       if (e instanceof UnsupportedOperationException) {
         throw new UnsupportedOperationException("[" + location.file() + "] " + location.describe() + ": "
             + e.getMessage(), e);
@@ -69,6 +77,43 @@ public final class PageDecompressor {
       throw new ParquetCorruptionException(location.file(), location.describe() + ": cannot decompress the "
           + h.type() + " at offset " + page.offset() + " (" + codec + ", " + h.compressedSize() + " -> "
           + h.uncompressedSize() + " bytes): " + e.getMessage(), e);
+    }
+  }
+
+  /** Gives back a buffer from {@link #decompress(Page)}: kept as the spare if it was ours, else released. */
+  public void recycle(ByteBuf buf) {
+    if (buf == handedOut && spare == null && buf.refCnt() == 1) {
+      buf.clear();
+      spare = buf;
+    } else {
+      buf.release();
+    }
+    if (buf == handedOut) {
+      handedOut = null;
+    }
+  }
+
+  private ByteBuf take(int size) {
+    ByteBuf out;
+    if (spare != null && spare.capacity() >= size) {
+      out = spare;
+      spare = null;
+    } else {
+      if (spare != null) {
+        spare.release();
+        spare = null;
+      }
+      out = source.buffer(size);
+    }
+    handedOut = out;
+    return out;
+  }
+
+  /** Releases the spare buffer. */
+  public void close() {
+    if (spare != null) {
+      spare.release();
+      spare = null;
     }
   }
 

@@ -245,7 +245,7 @@ final class ColumnChunkReader implements AutoCloseable {
           try {
             loadDictionary(bytes, h);
           } finally {
-            bytes.release();
+            decompressor.recycle(bytes);
           }
           continue;
         }
@@ -391,7 +391,7 @@ final class ColumnChunkReader implements AutoCloseable {
 
   private void releasePage() {
     if (page != null) {
-      page.release();
+      decompressor.recycle(page);
       page = null;
     }
     pageEntries = 0;
@@ -405,6 +405,7 @@ final class ColumnChunkReader implements AutoCloseable {
       pages.close();
     } finally {
       releasePage();
+      decompressor.close();
       if (dictionary != null) {
         dictionary.close();
         dictionary = null;

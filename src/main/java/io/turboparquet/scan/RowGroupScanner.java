@@ -19,7 +19,10 @@ import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
+import java.util.Comparator;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.stream.IntStream;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 
@@ -34,6 +37,8 @@ public final class RowGroupScanner implements AutoCloseable {
   private final RowGroupMeta rowGroup;
   private final List<ColumnChunkReader> readers = new ArrayList<>();
   private final List<FSDataInputStream> streams = new ArrayList<>();
+  /** Reader indexes by decreasing uncompressed chunk size: the order parallel decode starts them. */
+  private final int[] largestFirst;
   private long rowsDone;
 
   public RowGroupScanner(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
@@ -68,6 +73,10 @@ public final class RowGroupScanner implements AutoCloseable {
       close();
       throw e;
     }
+    largestFirst = IntStream.range(0, projection.size()).boxed()
+        .sorted(Comparator.comparingLong(
+            (Integer i) -> -rowGroup.column(projection.get(i).index()).totalUncompressedSize()))
+        .mapToInt(Integer::intValue).toArray();
   }
 
   public RowGroupMeta rowGroup() {
@@ -101,16 +110,26 @@ public final class RowGroupScanner implements AutoCloseable {
     return out;
   }
 
-  /** Decodes every column as its own task and waits for all of them, even after a failure. */
+  /**
+   * Decodes every column as its own task and waits for all of them, even after a failure. The
+   * tasks go to the decode pool largest column first, and the calling thread runs them too, from
+   * the smallest end (a FutureTask runs once, whoever gets to it), so it helps instead of idling.
+   */
   private List<ColumnBatch> readParallel(int rows) throws IOException {
-    List<Future<ColumnBatch>> futures = new ArrayList<>(readers.size());
+    List<FutureTask<ColumnBatch>> tasks = new ArrayList<>(readers.size());
     for (ColumnChunkReader r : readers) {
-      futures.add(context.decodePool().submit(() -> r.readBatch(rows)));
+      tasks.add(new FutureTask<>(() -> r.readBatch(rows)));
+    }
+    for (int i : largestFirst) {
+      context.decodePool().execute(tasks.get(i));
+    }
+    for (int j = largestFirst.length - 1; j >= 0; j--) {
+      tasks.get(largestFirst[j]).run();
     }
     List<ColumnBatch> out = new ArrayList<>(readers.size());
     Throwable failure = null;
     boolean interrupted = false;
-    for (Future<ColumnBatch> f : futures) {
+    for (Future<ColumnBatch> f : tasks) {
       while (true) {
         try {
           out.add(f.get());
