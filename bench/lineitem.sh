@@ -7,7 +7,7 @@
 #   -n       timed repetitions per reader and thread count, after one warm-up (default 5)
 #   --scale  TPC-H scale factor of the generated files (default 1 -> bench-data/lineitem-sf1-*.parquet)
 #   --threads  thread counts to run each reader with (default "1 2")
-#   --readers  comma list from turbo,pyarrow,duckdb,polars (default all)
+#   --readers  comma list from floor,turbo,pyarrow,duckdb,polars (default all)
 #   --wait-idle  before each measurement wait up to SECONDS for other processes to use <10% of
 #              the CPUs (default 0: don't wait; every row records the others' share anyway)
 #   --no-build don't run maven even if target/ looks stale
@@ -17,6 +17,8 @@
 # results-<date>.json with every repetition of every reader. It prints a Markdown table.
 #
 # What each row measures (warm page cache, full decode of all 16 columns):
+#   floor          bin/turbo-parquet scan FILE --floor ...: read every column chunk and decompress
+#                  every page on one thread, decoding nothing (the floor of DESIGN.md)
 #   turbo-parquet  bin/turbo-parquet scan FILE --threads T --repeat N+1 --json; median wall_ms of
 #                  repetitions 2..N+1 (the first is the warm-up). Skipped, with the reason, if the
 #                  CLI is missing or fails.
@@ -36,7 +38,7 @@ ORIG_ARGS="$*"
 REPEAT=5
 SCALE=1
 THREADS="1 2"
-READERS="turbo,pyarrow,duckdb,polars"
+READERS="floor,turbo,pyarrow,duckdb,polars"
 BUILD=1
 WAIT_IDLE=0
 CODECS=()
@@ -130,7 +132,7 @@ for f in "${FILES[@]}"; do
   log "file $(basename "$f") ($(du -h "$f" | cut -f1)): warming page cache"
   cat "$f" > /dev/null
   for r in "${READER_LIST[@]}"; do
-    case "$r" in turbo|pyarrow|duckdb|polars) ;; *) log "unknown reader $r"; exit 2 ;; esac
+    case "$r" in floor|turbo|pyarrow|duckdb|polars) ;; *) log "unknown reader $r"; exit 2 ;; esac
     for t in $THREADS; do
       if [ "$WAIT_IDLE" != 0 ] && { [ "$r" != turbo ] || [ -x "$TURBO" ]; }; then
         "$PY" bench/py_readers.py wait-idle 0.10 "$WAIT_IDLE" || log "going on anyway"
@@ -172,8 +174,8 @@ doc = {
              "java": os.environ["JAVA_VERSION"]},
     "notes": [
         "medians over %s timed repetitions after one warm-up; warm page cache" % os.environ["REPEAT"],
-        "floor (read + decompress every page, no decoding) not measured: the turbo-parquet CLI "
-        "contract has no decompress-only mode",
+        "floor = bin/turbo-parquet scan --floor: read every chunk and decompress every page on one "
+        "thread, no decoding",
     ],
     "records": recs,
 }

@@ -178,9 +178,9 @@ def run_polars(path: str, threads: int, repeat: int) -> dict:
             **_timed.contention}
 
 
-def run_turbo(path: str, threads: int, repeat: int, turbo_bin: str) -> dict:
+def run_turbo(path: str, threads: int, repeat: int, turbo_bin: str, floor: bool = False) -> dict:
     cmd = [turbo_bin, "scan", path, "--threads", str(threads), "--repeat", str(repeat + 1),
-           "--json"]
+           "--json"] + (["--floor"] if floor else [])
     rec = {"api": " ".join(cmd)}
     if not (os.path.isfile(turbo_bin) and os.access(turbo_bin, os.X_OK)):
         rec["error"] = f"{turbo_bin} not found or not executable"
@@ -224,19 +224,20 @@ def cmd_run(argv: list[str]) -> int:
     import argparse
 
     ap = argparse.ArgumentParser(prog="py_readers.py run")
-    ap.add_argument("reader", choices=["pyarrow", "duckdb", "polars", "turbo"])
+    ap.add_argument("reader", choices=["pyarrow", "duckdb", "polars", "turbo", "floor"])
     ap.add_argument("file")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--turbo-bin", default="bin/turbo-parquet")
     a = ap.parse_args(argv)
     path = os.path.abspath(a.file)
-    base = {"reader": "turbo-parquet" if a.reader == "turbo" else a.reader,
+    names = {"turbo": "turbo-parquet", "floor": "floor (turbo read+decompress)"}
+    base = {"reader": names.get(a.reader, a.reader),
             "file": path, "file_bytes": os.path.getsize(path), "threads": a.threads,
             "repeat": a.repeat}
     try:
-        if a.reader == "turbo":
-            rec = run_turbo(path, a.threads, a.repeat, a.turbo_bin)
+        if a.reader in ("turbo", "floor"):
+            rec = run_turbo(path, a.threads, a.repeat, a.turbo_bin, floor=a.reader == "floor")
         else:
             rec = {"pyarrow": run_pyarrow, "duckdb": run_duckdb,
                    "polars": run_polars}[a.reader](path, a.threads, a.repeat)
@@ -282,7 +283,8 @@ def cmd_report(argv: list[str]) -> int:
     with open(argv[0]) as f:
         doc = json.load(f)
     records = doc["records"] if isinstance(doc, dict) else doc
-    order = {"turbo-parquet": 0, "pyarrow": 1, "duckdb": 2, "polars": 3}
+    order = {"floor (turbo read+decompress)": -1, "turbo-parquet": 0, "pyarrow": 1, "duckdb": 2,
+             "polars": 3}
     by_file: dict[str, list[dict]] = {}
     for r in records:
         by_file.setdefault(r["file"], []).append(r)

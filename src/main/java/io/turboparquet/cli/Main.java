@@ -194,8 +194,10 @@ public final class Main {
 
   /**
    * Scan flags over the defaults. {@code --threads N} is the total parallelism: with 1 the whole
-   * scan runs on the calling thread (no async reads, no parallel decode); with N > 1 the scan and
-   * decode pools get N threads each. Explicit flags override what --threads implies.
+   * scan runs on the calling thread (no async reads, no parallel decode); with N > 1 pages are read
+   * ahead on a scan pool of N threads and columns decode on a pool of N - 1 threads plus the calling
+   * thread, which decodes too (measured on 2 cores: more decode threads than cores only adds
+   * contention; see docs/benchmarks.md). Explicit flags override what --threads implies.
    */
   static ScanOptions scanOptions(Args args) {
     int threads = args.integer("threads", Runtime.getRuntime().availableProcessors());
@@ -204,7 +206,7 @@ public final class Main {
     }
     ScanOptions.Builder b = ScanOptions.builder()
         .scanThreads(args.integer("scan-threads", threads))
-        .decodeThreads(args.integer("decode-threads", threads))
+        .decodeThreads(args.integer("decode-threads", Math.max(1, threads - 1)))
         .asyncPageReads(args.bool("async", threads > 1))
         .parallelDecode(args.bool("parallel-decode", threads > 1))
         .bufferedReads(args.bool("buffered", true))

@@ -30,9 +30,6 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
   private long bufferStart; // file offset of buffer byte 0
   private int pos; // next byte to hand out, relative to bufferStart
   private int limit; // valid bytes in the buffer
-  private long readNanos;
-  private long bytesRead;
-  private long readCalls;
   private boolean closed;
 
   public BufferedDirectBufInputStream(FSDataInputStream in, String file, long fileLength, long start, long length,
@@ -54,21 +51,6 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
   @Override
   public long position() {
     return bufferStart + pos;
-  }
-
-  @Override
-  public long readNanos() {
-    return readNanos;
-  }
-
-  @Override
-  public long bytesRead() {
-    return bytesRead;
-  }
-
-  @Override
-  public long readCalls() {
-    return readCalls;
   }
 
   @Override
@@ -203,9 +185,7 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
   private void timedRead(long position, ByteBuf dst, int dstIndex, int length) throws IOException {
     long t0 = System.nanoTime();
     RangeReads.readFully(in, byteBufferReads, position, dst, dstIndex, length);
-    readNanos += System.nanoTime() - t0;
-    bytesRead += length;
-    readCalls++;
+    recordRead(System.nanoTime() - t0, length);
   }
 
   private void ensureOpen() throws IOException {

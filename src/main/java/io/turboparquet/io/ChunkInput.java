@@ -10,6 +10,10 @@ import java.io.InputStream;
  * through {@link InputStream}, page bodies as buffers through {@link #getNext(int)}.
  */
 public abstract class ChunkInput extends InputStream implements PageHeaders.CountingPosition {
+  private long readNanos;
+  private long bytesRead;
+  private long readCalls;
+
   /**
    * The next {@code n} bytes as a buffer the caller owns and must release. May be a slice of a
    * larger read buffer (no copy); it stays valid after later reads.
@@ -21,13 +25,31 @@ public abstract class ChunkInput extends InputStream implements PageHeaders.Coun
   public abstract long position();
 
   /** Nanoseconds spent waiting on the file system so far. */
-  public abstract long readNanos();
+  public final long readNanos() {
+    return readNanos;
+  }
 
   /** Bytes read from the file system so far. */
-  public abstract long bytesRead();
+  public final long bytesRead() {
+    return bytesRead;
+  }
 
   /** Read calls issued to the file system so far. */
-  public abstract long readCalls();
+  public final long readCalls() {
+    return readCalls;
+  }
+
+  /** Counts one read call to the file system. */
+  protected final void recordRead(long nanos, long bytes) {
+    recordBufferedRead(nanos, bytes);
+    readCalls++;
+  }
+
+  /** Counts bytes served by the Hadoop stream's own buffer: time and bytes, but no call of ours. */
+  protected final void recordBufferedRead(long nanos, long bytes) {
+    readNanos += nanos;
+    bytesRead += bytes;
+  }
 
   /** Releases the read buffer; never throws. */
   @Override

@@ -17,9 +17,6 @@ public final class DirectBufInputStream extends ChunkInput {
   private final BufferSource source;
   private final boolean byteBufferReads;
   private long position;
-  private long readNanos;
-  private long bytesRead;
-  private long readCalls;
 
   public DirectBufInputStream(FSDataInputStream in, String file, long fileLength, long start, long length,
       BufferSource source) throws IOException {
@@ -39,21 +36,6 @@ public final class DirectBufInputStream extends ChunkInput {
   }
 
   @Override
-  public long readNanos() {
-    return readNanos;
-  }
-
-  @Override
-  public long bytesRead() {
-    return bytesRead;
-  }
-
-  @Override
-  public long readCalls() {
-    return readCalls;
-  }
-
-  @Override
   public int available() {
     return (int) Math.min(Integer.MAX_VALUE, Math.max(0, rangeEnd - position));
   }
@@ -62,11 +44,10 @@ public final class DirectBufInputStream extends ChunkInput {
   public int read() throws IOException {
     long t0 = System.nanoTime();
     int b = in.read();
-    readNanos += System.nanoTime() - t0;
     if (b >= 0) {
       position++;
-      bytesRead++;
     }
+    recordBufferedRead(System.nanoTime() - t0, b >= 0 ? 1 : 0);
     return b;
   }
 
@@ -74,12 +55,10 @@ public final class DirectBufInputStream extends ChunkInput {
   public int read(byte[] b, int off, int len) throws IOException {
     long t0 = System.nanoTime();
     int n = in.read(b, off, len);
-    readNanos += System.nanoTime() - t0;
-    readCalls++;
     if (n > 0) {
       position += n;
-      bytesRead += n;
     }
+    recordBufferedRead(System.nanoTime() - t0, Math.max(n, 0));
     return n;
   }
 
@@ -103,15 +82,13 @@ public final class DirectBufInputStream extends ChunkInput {
     try {
       long t0 = System.nanoTime();
       RangeReads.readFully(in, byteBufferReads, position, out, 0, n);
-      readNanos += System.nanoTime() - t0;
+      recordRead(System.nanoTime() - t0, n);
       out.writerIndex(n);
     } catch (IOException | RuntimeException e) {
       out.release();
       throw e;
     }
     position += n;
-    bytesRead += n;
-    readCalls++;
     in.seek(position);
     return out;
   }

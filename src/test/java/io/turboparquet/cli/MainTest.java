@@ -83,6 +83,19 @@ class MainTest {
     }
   }
 
+  /** The floor reads and decompresses the same pages as a scan, and decodes nothing. */
+  @Test
+  void floorReadsWhatTheScanReadsWithoutDecoding() throws IOException {
+    Path file = CORPUS.resolve("alltypes_tiny_pages.parquet");
+    String scan = run("scan", file.toString(), "--json", "--threads", "1").get(0);
+    String floor = run("scan", file.toString(), "--json", "--floor").get(0);
+    assertEquals(number(scan, "rows"), number(floor, "rows"));
+    assertEquals(number(scan, "bytes_read"), number(floor, "bytes_read"));
+    assertEquals(number(scan, "data_pages"), number(floor, "data_pages"));
+    assertEquals(number(scan, "bytes_decompressed"), number(floor, "bytes_decompressed"));
+    assertEquals(0, number(floor, "decode_ms"));
+  }
+
   @Test
   void scanOfProjectedColumnsReadsFewerBytes() throws IOException {
     Path file = CORPUS.resolve("alltypes_tiny_pages.parquet");

@@ -19,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every generated file (type x encoding x codec x page version x nullability x nesting) digests
  * the same through our scan as through parquet-java's column API, under rotating scan options:
- * sync / async page reads, serial / parallel decoding, buffered / direct reads, read buffers from
- * smaller than a page header to larger than a chunk, and several batch sizes.
+ * sync / async page reads, serial / parallel decoding, buffered / direct reads, the read-ahead
+ * hint, CRC checks, read buffers from smaller than a page header to larger than a chunk, and
+ * several batch sizes.
  */
 class ScanDifferentialTest {
   @TempDir static java.nio.file.Path dir;
@@ -34,7 +35,8 @@ class ScanDifferentialTest {
       ScanOptions.builder().asyncPageReads(false).parallelDecode(true).bufferSize(1000).batchSize(100).build(),
       ScanOptions.builder().asyncPageReads(true).parallelDecode(true).queueDepth(1).batchSize(333).build(),
       ScanOptions.builder().asyncPageReads(true).parallelDecode(true).bufferedReads(false).batchSize(4096).build(),
-      ScanOptions.builder().asyncPageReads(false).parallelDecode(false).bufferedReads(false).batchSize(64).build(),
+      ScanOptions.builder().asyncPageReads(false).parallelDecode(false).bufferedReads(false).readAheadHint(true)
+          .batchSize(64).build(),
       ScanOptions.builder().asyncPageReads(true).parallelDecode(true).bufferSize(37).queueDepth(4).batchSize(1000)
           .verifyChecksums(true).build(),
       ScanOptions.builder().asyncPageReads(false).parallelDecode(true).bufferSize(200_000).batchSize(50_000)
