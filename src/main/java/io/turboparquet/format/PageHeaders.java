@@ -13,8 +13,8 @@ public final class PageHeaders {
   private PageHeaders() {}
 
   /**
-   * Reads one page header from {@code in}; {@code headerStart} and {@code positionAfter} give the
-   * header's length in the file.
+   * Reads one page header from {@code in}, which {@code position} tracks, so the header's file
+   * offset and length are known; {@code where} names the row group and column in errors.
    */
   public static PageHeaderInfo read(InputStream in, CountingPosition position, String file, String where)
       throws IOException {

@@ -17,6 +17,7 @@ public final class PageReader implements PageSource {
   private final ChunkInput input;
   private final ChunkLocation location;
   private final long numValues;
+  private final String where;
   private long valuesSeen;
   private boolean seenDataPage;
 
@@ -24,6 +25,7 @@ public final class PageReader implements PageSource {
     this.input = input;
     this.location = location;
     this.numValues = location.chunk().numValues();
+    this.where = location.describe(); // once, not per page header
   }
 
   public ChunkInput input() {
@@ -34,14 +36,14 @@ public final class PageReader implements PageSource {
   public Page next() throws IOException {
     while (valuesSeen < numValues) {
       long offset = input.position();
-      PageHeaderInfo header = PageHeaders.read(input, input, location.file(), location.describe());
+      PageHeaderInfo header = PageHeaders.read(input, input, location.file(), where);
       ByteBuf body = input.getNext(header.compressedSize());
       PageType type = header.type();
       if (type == PageType.DICTIONARY_PAGE) {
         if (seenDataPage) {
           body.release();
-          throw new ParquetCorruptionException(location.file(), location.describe()
-              + ": a dictionary page at offset " + offset + " follows data pages");
+          throw new ParquetCorruptionException(location.file(),
+              where + ": a dictionary page at offset " + offset + " follows data pages");
         }
         return new Page(header, body, offset);
       }
@@ -50,7 +52,7 @@ public final class PageReader implements PageSource {
         valuesSeen += header.numValues();
         if (valuesSeen > numValues) {
           body.release();
-          throw new ParquetCorruptionException(location.file(), location.describe() + ": pages hold more values ("
+          throw new ParquetCorruptionException(location.file(), where + ": pages hold more values ("
               + valuesSeen + ") than ColumnMetaData.num_values (" + numValues + ") at offset " + offset);
         }
         return new Page(header, body, offset);
