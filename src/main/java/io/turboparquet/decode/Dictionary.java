@@ -18,6 +18,8 @@ public final class Dictionary implements AutoCloseable {
   private ByteBuf offsets;
   /** BYTE_ARRAY: the offsets again on the heap, so gathers cost no buffer calls per lookup. */
   private final int[] heapOffsets;
+  /** Bytes of the longest entry. */
+  private final int maxLength;
   /** 4- and 8-byte entries on the heap, made on first use, for the same reason. */
   private int[] heapInts;
   private long[] heapLongs;
@@ -29,6 +31,13 @@ public final class Dictionary implements AutoCloseable {
     this.values = values;
     this.offsets = offsets;
     this.heapOffsets = heapOffsets;
+    int longest = width;
+    if (heapOffsets != null) {
+      for (int i = 0; i < size; i++) {
+        longest = Math.max(longest, heapOffsets[i + 1] - heapOffsets[i]);
+      }
+    }
+    this.maxLength = longest;
   }
 
   /**
@@ -116,6 +125,11 @@ public final class Dictionary implements AutoCloseable {
 
   public int size() {
     return size;
+  }
+
+  /** Bytes of the longest entry (the width for fixed-width dictionaries). */
+  public int maxLength() {
+    return maxLength;
   }
 
   /** The entries' bytes (see the class comment for the layout). */

@@ -10,6 +10,8 @@ import io.turboparquet.format.PhysicalType;
  */
 final class DictionaryDecoder implements ValuesDecoder {
   private static final int CHUNK = 1024;
+  /** Up to this many bytes a chunk reserves k x the longest entry instead of summing its lengths. */
+  private static final long RESERVE_WITHOUT_COUNTING = 1 << 16;
   private enum Gather { INT, LONG, FIXED, BINARY }
 
   private final String name;
@@ -56,12 +58,17 @@ final class DictionaryDecoder implements ValuesDecoder {
     for (int done = 0; done < n; ) {
       int k = Math.min(CHUNK, n - done);
       indices.readInts(scratch, 0, k);
-      checkIndices(k);
-      switch (gather) {
-        case INT -> gatherInts(sink, k);
-        case LONG -> gatherLongs(sink, k);
-        case FIXED -> gatherFixed(sink, k);
-        case BINARY -> gatherBinary(sink, k);
+      try {
+        // Every gather indexes heap arrays (or a checked buffer) with the indices before any
+        // unchecked copy, so an index out of range stops here instead of costing a pass per chunk.
+        switch (gather) {
+          case INT -> gatherInts(sink, k);
+          case LONG -> gatherLongs(sink, k);
+          case FIXED -> gatherFixed(sink, k);
+          case BINARY -> gatherBinary(sink, k);
+        }
+      } catch (IndexOutOfBoundsException e) {
+        throw badIndex(k, e);
       }
       done += k;
     }
@@ -75,15 +82,16 @@ final class DictionaryDecoder implements ValuesDecoder {
     left -= n;
   }
 
-  private void checkIndices(int k) {
+  /** The error for the first index of the chunk that is out of range. */
+  private DecodeException badIndex(int k, IndexOutOfBoundsException cause) {
     int size = dictionary.size();
-    int[] idx = scratch;
     for (int i = 0; i < k; i++) {
-      if (Integer.compareUnsigned(idx[i], size) >= 0) {
-        throw new DecodeException(name + " dictionary index " + Integer.toUnsignedString(idx[i])
-            + " is out of range for a dictionary of " + size + " values");
+      if (Integer.compareUnsigned(scratch[i], size) >= 0) {
+        return new DecodeException(name + " dictionary index " + Integer.toUnsignedString(scratch[i])
+            + " is out of range for a dictionary of " + size + " values", cause);
       }
     }
+    return new DecodeException(name + " dictionary gather failed: " + cause.getMessage(), cause);
   }
 
   private void gatherInts(ValueSink sink, int k) {
@@ -159,10 +167,13 @@ final class DictionaryDecoder implements ValuesDecoder {
     int[] offsets = dictionary.heapOffsets();
     ByteBuf dict = dictionary.values();
     int[] idx = scratch;
-    long total = 0;
-    for (int i = 0; i < k; i++) {
-      int e = idx[i];
-      total += offsets[e + 1] - offsets[e];
+    long total = (long) k * dictionary.maxLength();
+    if (total > RESERVE_WITHOUT_COUNTING) { // long entries: reserve what these indices need
+      total = 0;
+      for (int i = 0; i < k; i++) {
+        int e = idx[i];
+        total += offsets[e + 1] - offsets[e];
+      }
     }
     sink.reserveVariable(k, (int) Math.min(total, Integer.MAX_VALUE)); // the sink reports batches over 2 GB
     long base = Memory.address(dict);
