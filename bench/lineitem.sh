@@ -2,7 +2,7 @@
 # TPC-H lineitem full-scan benchmark: turbo-parquet against pyarrow, duckdb and polars.
 #
 # usage: bench/lineitem.sh [-n REPEAT] [--scale SF] [--threads "1 2"] [--readers LIST]
-#                          [--wait-idle SECONDS] [--no-build] [CODEC ...]
+#                          [--wait-idle SECONDS] [--no-build] [--pin] [CODEC ...]
 #   CODEC    snappy | zstd | uncompressed | gzip | lz4_raw   (default: snappy zstd uncompressed)
 #   -n       timed repetitions per reader and thread count, after one warm-up (default 5)
 #   --scale  TPC-H scale factor of the generated files (default 1 -> bench-data/lineitem-sf1-*.parquet)
@@ -11,6 +11,8 @@
 #   --wait-idle  before each measurement wait up to SECONDS for other processes to use <10% of
 #              the CPUs (default 0: don't wait; every row records the others' share anyway)
 #   --no-build don't run maven even if target/ looks stale
+#   --pin      run each T-thread row under `taskset -c 0-(T-1)`: every thread of the reader (I/O,
+#              JIT, GC) shares T cores, so "1 thread" means one core for every reader
 #
 # Run from anywhere; it works in the repository root. Everything it makes goes to bench-data/
 # (git-ignored): the generated Parquet files, a Python venv with the peer readers, and
@@ -41,6 +43,7 @@ THREADS="1 2"
 READERS="floor,turbo,pyarrow,duckdb,polars"
 BUILD=1
 WAIT_IDLE=0
+PIN=0
 CODECS=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -50,6 +53,7 @@ while [ $# -gt 0 ]; do
     --readers) [ $# -ge 2 ] || usage; READERS="$2"; shift 2 ;;
     --wait-idle) [ $# -ge 2 ] || usage; WAIT_IDLE="$2"; shift 2 ;;
     --no-build) BUILD=0; shift ;;
+    --pin) PIN=1; shift ;;
     -h|--help) usage 0 ;;
     snappy|zstd|uncompressed|gzip|lz4_raw) CODECS+=("$1"); shift ;;
     *) echo "unknown argument: $1" >&2; usage ;;
@@ -137,7 +141,11 @@ for f in "${FILES[@]}"; do
       if [ "$WAIT_IDLE" != 0 ] && { [ "$r" != turbo ] || [ -x "$TURBO" ]; }; then
         "$PY" bench/py_readers.py wait-idle 0.10 "$WAIT_IDLE" || log "going on anyway"
       fi
-      line="$("$PY" bench/py_readers.py run "$r" "$f" --threads "$t" --repeat "$REPEAT" \
+      # --pin: a T-thread row may use CPUs 0..T-1 only (every thread of the reader, its I/O
+      # and JIT threads included), so "1 thread" means one core for every reader.
+      PIN_CMD=()
+      if [ "$PIN" = 1 ]; then PIN_CMD=(taskset -c "0-$((t - 1))"); fi
+      line="$("${PIN_CMD[@]}" "$PY" bench/py_readers.py run "$r" "$f" --threads "$t" --repeat "$REPEAT" \
         --turbo-bin "$TURBO")"
       printf '%s\n' "$line" >> "$RAW"
       printf '%s\n' "$line" | "$PY" -c '

@@ -217,6 +217,8 @@ def run_turbo(path: str, threads: int, repeat: int, turbo_bin: str, floor: bool 
         return rec
     rec.update({"rows": reps[0].get("rows"), "warmup_s": reps[0]["wall_ms"] / 1000.0,
                 "times_s": [r["wall_ms"] / 1000.0 for r in reps[1:]], "repetitions": reps})
+    if all("cpu_ms" in r for r in reps[1:]):
+        rec["cpu_s"] = [r["cpu_ms"] / 1000.0 for r in reps[1:]]
     return rec
 
 

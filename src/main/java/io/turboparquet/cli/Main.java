@@ -16,6 +16,7 @@ import io.turboparquet.scan.ScanPools;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -147,6 +148,7 @@ public final class Main {
         TrackingBufferSource buffers = new TrackingBufferSource();
         ScanMetrics metrics = new ScanMetrics();
         ScanContext context = new ScanContext(fs, options, buffers, pools.scanPool(), pools.decodePool(), metrics);
+        long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         long rows = 0;
         if (floor) {
@@ -161,6 +163,7 @@ public final class Main {
           }
         }
         double wallMs = (System.nanoTime() - t0) / 1e6;
+        double cpuMs = (processCpuNanos() - cpu0) / 1e6;
         if (buffers.outstanding() != 0) {
           throw new IllegalStateException("[" + path + "] scan leaked " + buffers.outstanding() + " buffers");
         }
@@ -168,6 +171,7 @@ public final class Main {
         m.put("file", path.toString());
         m.put("rows", rows);
         m.put("wall_ms", wallMs);
+        m.put("cpu_ms", cpuMs);
         m.putAll(metrics.snapshot());
         m.put("peak_direct_bytes", buffers.peakBytes());
         out.println(json ? Json.object(m) : m.toString());
@@ -222,6 +226,14 @@ public final class Main {
     } catch (IllegalArgumentException e) {
       throw new Args.UsageException(e.getMessage());
     }
+  }
+
+  /** CPU time of the whole process (every thread, JIT and GC included), or 0 where unknown. */
+  private static long processCpuNanos() {
+    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+      return Math.max(0, os.getProcessCpuTime());
+    }
+    return 0;
   }
 
   static Path toPath(String file) {

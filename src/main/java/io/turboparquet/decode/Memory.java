@@ -47,7 +47,7 @@ final class Memory {
    */
   static void copyValue(long from, long to, int length, long fromLimit) {
     int rounded = (length + 7) & ~7;
-    if (rounded <= 32 && from + rounded <= fromLimit) {
+    if (rounded <= 64 && from + rounded <= fromLimit) {
       for (int i = 0; i < rounded; i += 8) {
         PlatformDependent.putLong(to + i, PlatformDependent.getLong(from + i));
       }

@@ -181,6 +181,16 @@ final class PlainDecoders {
     @Override
     public void read(ValueSink sink, int n) {
       Sections.checkCount(NAME, n, left);
+      long base = Memory.address(page);
+      if (base != 0) {
+        // The rest of the section bounds the bytes of any n values, so one pass checks and copies.
+        sink.reserveVariable(n, end - pos);
+        if (sink.hasAddress()) {
+          pos = readUnchecked(sink, page, base, pos, end, n);
+          left -= n;
+          return;
+        }
+      }
       int p = pos;
       long total = 0;
       for (int i = 0; i < n; i++) { // validate and size first, so the sink grows once
@@ -190,31 +200,33 @@ final class PlainDecoders {
       }
       sink.reserveVariable(n, (int) total);
       p = pos;
-      long base = Memory.address(page);
-      if (base != 0 && sink.hasAddress()) {
-        p = readUnchecked(sink, base, p, n, base + end);
-      } else {
-        for (int i = 0; i < n; i++) {
-          int len = page.getIntLE(p);
-          sink.appendBinary(page, p + 4, len);
-          p += 4 + len;
-        }
+      for (int i = 0; i < n; i++) {
+        int len = page.getIntLE(p);
+        sink.appendBinary(page, p + 4, len);
+        p += 4 + len;
       }
       pos = p;
       left -= n;
     }
 
-    /** The hot loop with its cursors in locals; every length was checked against the section. */
-    private static int readUnchecked(ValueSink sink, long base, int p, int n, long limit) {
+    /**
+     * The hot loop with its cursors in locals: checks each length against the section, then copies
+     * the value. The sink has room for the whole rest of the section.
+     */
+    private static int readUnchecked(ValueSink sink, ByteBuf page, long base, int p, int sectionEnd, int n) {
       long data = sink.dataAddress();
       long ends = sink.endOffsetsAddress();
-      int end = sink.dataLength();
+      int start = sink.dataLength();
+      long limit = base + sectionEnd;
       int written = 0;
       for (int i = 0; i < n; i++) {
-        int len = Memory.getInt(base + p);
+        int len = sectionEnd - p >= 4 ? Memory.getInt(base + p) : -1;
+        if (len < 0 || len > sectionEnd - p - 4) {
+          binaryLength(page, p, sectionEnd, "data page"); // throws the precise error
+        }
         Memory.copyValue(base + p + 4, data + written, len, limit);
         written += len;
-        Memory.putInt(ends + ((long) i << 2), end + written);
+        Memory.putInt(ends + ((long) i << 2), start + written);
         p += 4 + len;
       }
       sink.commitVariable(n, written);
