@@ -24,7 +24,7 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
   private final long rangeEnd;
   private final int bufferSize;
   private final BufferSource source;
-  private final boolean byteBufferReads;
+  private final RangeReads.RangeReader reads;
 
   private ByteBuf buffer;
   private long bufferStart; // file offset of buffer byte 0
@@ -44,7 +44,7 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
     this.rangeEnd = Math.min(start + length, fileLength);
     this.bufferSize = (int) Math.max(1, Math.min(bufferSize, Math.max(length, 1)));
     this.source = source;
-    this.byteBufferReads = RangeReads.supportsByteBufferReads(in);
+    this.reads = RangeReads.forStream(in);
     this.bufferStart = start;
   }
 
@@ -184,7 +184,7 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
 
   private void timedRead(long position, ByteBuf dst, int dstIndex, int length) throws IOException {
     long t0 = System.nanoTime();
-    RangeReads.readFully(in, byteBufferReads, position, dst, dstIndex, length);
+    reads.readFully(position, dst, dstIndex, length);
     recordRead(System.nanoTime() - t0, length);
   }
 

@@ -15,7 +15,7 @@ public final class DirectBufInputStream extends ChunkInput {
   private final long fileLength;
   private final long rangeEnd;
   private final BufferSource source;
-  private final boolean byteBufferReads;
+  private final RangeReads.RangeReader reads;
   private long position;
 
   public DirectBufInputStream(FSDataInputStream in, String file, long fileLength, long start, long length,
@@ -25,7 +25,7 @@ public final class DirectBufInputStream extends ChunkInput {
     this.fileLength = fileLength;
     this.rangeEnd = Math.min(start + length, fileLength);
     this.source = source;
-    this.byteBufferReads = RangeReads.supportsByteBufferReads(in);
+    this.reads = RangeReads.forStream(in);
     this.position = start;
     in.seek(start);
   }
@@ -81,7 +81,7 @@ public final class DirectBufInputStream extends ChunkInput {
     ByteBuf out = source.buffer(n);
     try {
       long t0 = System.nanoTime();
-      RangeReads.readFully(in, byteBufferReads, position, out, 0, n);
+      reads.readFully(position, out, 0, n);
       recordRead(System.nanoTime() - t0, n);
       out.writerIndex(n);
     } catch (IOException | RuntimeException e) {

@@ -28,6 +28,8 @@ class BufferedDirectBufInputStreamTest {
   private static byte[] content;
   private static Path path;
   private static FileSystem fs;
+  /** Hadoop's checksummed local file system: no file descriptor, so reads take the staged path. */
+  private static FileSystem checksummed;
   private final TrackingBufferSource buffers = new TrackingBufferSource();
 
   @BeforeAll
@@ -38,6 +40,7 @@ class BufferedDirectBufInputStreamTest {
     Files.write(f, content);
     path = new Path(f.toUri());
     fs = FileSystem.getLocal(new Configuration()).getRaw();
+    checksummed = FileSystem.getLocal(new Configuration());
   }
 
   @AfterEach
@@ -56,13 +59,16 @@ class BufferedDirectBufInputStreamTest {
   @ParameterizedTest
   @ValueSource(ints = {1, 3, 16, 100, 4096, 65536, 1 << 20})
   void mixedReadsMatchTheFile(int bufferSize) throws IOException {
-    for (boolean buffered : new boolean[] {true, false}) {
+    for (int mode = 0; mode < 4; mode++) {
+      boolean buffered = mode % 2 == 0;
+      FileSystem fileSystem = mode < 2 ? fs : checksummed; // channel reads, then staged reads
       Random random = new Random(bufferSize);
       long start = 1234;
       long length = 200_000;
       List<ByteBuf> held = new ArrayList<>();
       List<long[]> heldAt = new ArrayList<>();
-      try (FSDataInputStream in = fs.open(path); ChunkInput input = open(in, buffered, start, length, bufferSize)) {
+      try (FSDataInputStream in = fileSystem.open(path);
+          ChunkInput input = open(in, buffered, start, length, bufferSize)) {
         long pos = start;
         while (pos < start + length - 5000) {
           assertEquals(pos, input.position());
