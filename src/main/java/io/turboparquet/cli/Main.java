@@ -5,7 +5,7 @@ import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterReader;
 import io.turboparquet.format.RowGroupMeta;
-import io.turboparquet.format.ThriftFooterDecoder;
+import io.turboparquet.format.thrift.FooterDecoder;
 import io.turboparquet.io.TrackingBufferSource;
 import io.turboparquet.scan.Batch;
 import io.turboparquet.scan.ParquetFileScanner;
@@ -91,7 +91,7 @@ public final class Main {
     FileMetadata meta = null;
     for (int i = 0; i < repeat; i++) {
       long t0 = System.nanoTime();
-      meta = ThriftFooterDecoder.decode(path.toString(), length, footer, 0, footer.length);
+      meta = FooterDecoder.decode(path.toString(), length, footer, 0, footer.length);
       double ms = (System.nanoTime() - t0) / 1e6;
       if (json) {
         Map<String, Object> m = new LinkedHashMap<>();

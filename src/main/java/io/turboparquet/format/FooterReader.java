@@ -1,5 +1,6 @@
 package io.turboparquet.format;
 
+import io.turboparquet.format.thrift.FooterDecoder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -31,9 +32,15 @@ public final class FooterReader {
     return footer;
   }
 
-  /** Reads and decodes the footer. */
+  /** Reads and decodes the footer: every column chunk, no statistics. */
   public static FileMetadata read(FSDataInputStream in, String file, long fileLength) throws IOException {
+    return read(in, file, fileLength, FooterOptions.DEFAULT);
+  }
+
+  /** Reads the footer and decodes what {@code options} asks for. */
+  public static FileMetadata read(FSDataInputStream in, String file, long fileLength, FooterOptions options)
+      throws IOException {
     byte[] footer = readFooterBytes(in, file, fileLength);
-    return ThriftFooterDecoder.decode(file, fileLength, footer, 0, footer.length);
+    return FooterDecoder.decode(file, fileLength, footer, 0, footer.length, options);
   }
 }

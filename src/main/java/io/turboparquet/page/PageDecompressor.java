@@ -44,6 +44,10 @@ public final class PageDecompressor {
   public ByteBuf decompress(Page page) throws IOException {
     PageHeaderInfo h = page.header();
     ByteBuf body = page.body();
+    if (codec == null) { // the footer tolerates codecs from the future; reading them is an error
+      throw new ParquetCorruptionException(location.file(), location.describe() + ": unknown compression codec id "
+          + location.chunk().codecId());
+    }
     if (verifyChecksums && h.hasCrc()) {
       verifyCrc(page);
     }

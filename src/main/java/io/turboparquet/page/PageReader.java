@@ -2,9 +2,9 @@ package io.turboparquet.page;
 
 import io.netty.buffer.ByteBuf;
 import io.turboparquet.format.PageHeaderInfo;
-import io.turboparquet.format.PageHeaders;
 import io.turboparquet.format.PageType;
 import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.format.thrift.PageHeaderDecoder;
 import io.turboparquet.io.ChunkInput;
 import java.io.IOException;
 
@@ -18,6 +18,7 @@ public final class PageReader implements PageSource {
   private final ChunkLocation location;
   private final long numValues;
   private final String where;
+  private final PageHeaderDecoder headers;
   private long valuesSeen;
   private boolean seenDataPage;
 
@@ -26,6 +27,7 @@ public final class PageReader implements PageSource {
     this.location = location;
     this.numValues = location.chunk().numValues();
     this.where = location.describe(); // once, not per page header
+    this.headers = new PageHeaderDecoder(location.file()); // reused: no allocation per header but the result
   }
 
   public ChunkInput input() {
@@ -36,7 +38,7 @@ public final class PageReader implements PageSource {
   public Page next() throws IOException {
     while (valuesSeen < numValues) {
       long offset = input.position();
-      PageHeaderInfo header = PageHeaders.read(input, input, location.file(), where);
+      PageHeaderInfo header = headers.read(input, offset, where);
       ByteBuf body = input.getNext(header.compressedSize());
       PageType type = header.type();
       if (type == PageType.DICTIONARY_PAGE) {

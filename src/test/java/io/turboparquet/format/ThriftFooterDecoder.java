@@ -16,9 +16,9 @@ import org.apache.parquet.format.SchemaElement;
 import org.apache.parquet.format.Util;
 
 /**
- * Decodes footer bytes with parquet-format's generated Thrift classes and converts them into the
- * core's model. The model is ours so that a faster hand-written decoder can replace this class
- * without touching its users.
+ * Test oracle: decodes footer bytes with parquet-format's generated Thrift classes and converts
+ * them into the core's model. It was the reader's footer decoder before the hand-written
+ * {@link io.turboparquet.format.thrift.FooterDecoder}, which must produce the same model.
  */
 public final class ThriftFooterDecoder {
   private ThriftFooterDecoder() {}

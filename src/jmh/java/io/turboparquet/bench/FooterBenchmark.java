@@ -1,0 +1,171 @@
+package io.turboparquet.bench;
+
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.FooterOptions;
+import io.turboparquet.format.FooterOptions.ColumnSelector;
+import io.turboparquet.format.thrift.FooterDecoder;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.Util;
+import org.apache.parquet.format.converter.ParquetMetadataConverter;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Types;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Footer decoding of wide files, after the public Parquet footer-parsing benchmark: 20 row groups
+ * x 1000 rows, N required columns, all FLOAT or all short strings, with or without statistics.
+ * Files are written once with parquet-java's low-level writer under {@code target/footer-bench}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx4g"})
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+public class FooterBenchmark {
+  static final int ROW_GROUPS = 20;
+  static final int ROWS = 1000;
+  static final int PROJECTED = 10;
+
+  @Param({"100", "1000"})
+  public int columns;
+
+  @Param({"FLOAT", "STRING"})
+  public String type;
+
+  @Param({"true", "false"})
+  public boolean statistics;
+
+  private byte[] footer;
+  private String name;
+  private long fileLength;
+  private FooterOptions full;
+  private FooterOptions projected;
+
+  @Setup
+  public void setUp() throws IOException {
+    Path file = Paths.get("target", "footer-bench", "wide_" + columns + "_" + type + "_" + (statistics ? "stats"
+        : "nostats") + ".parquet").toAbsolutePath();
+    if (!Files.exists(file)) {
+      write(file, columns, type.equals("FLOAT"), statistics);
+    }
+    byte[] bytes = Files.readAllBytes(file);
+    int length = ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    footer = java.util.Arrays.copyOfRange(bytes, bytes.length - 8 - length, bytes.length - 8);
+    name = file.toString();
+    fileLength = bytes.length;
+    full = FooterOptions.DEFAULT.withStatistics(ColumnSelector.ALL);
+    int[] chosen = new int[PROJECTED];
+    for (int i = 0; i < PROJECTED; i++) {
+      chosen[i] = i * (columns / PROJECTED); // spread over the schema
+    }
+    projected = FooterOptions.DEFAULT.withColumns(ColumnSelector.leaves(chosen))
+        .withStatistics(ColumnSelector.leaves(chosen));
+    System.out.printf("%n%s: footer %d bytes%n", file.getFileName(), footer.length);
+  }
+
+  /** Every column chunk with its statistics: what parquet-java's NO_FILTER path also builds. */
+  @Benchmark
+  public FileMetadata turboFull() throws IOException {
+    return FooterDecoder.decode(name, fileLength, footer, 0, footer.length, full);
+  }
+
+  /** 10 of N columns (with statistics); the rest skipped. */
+  @Benchmark
+  public FileMetadata turboProjected() throws IOException {
+    return FooterDecoder.decode(name, fileLength, footer, 0, footer.length, projected);
+  }
+
+  @Benchmark
+  public ParquetMetadata parquetJavaNoFilter() throws IOException {
+    return new ParquetMetadataConverter().readParquetMetadata(new ByteArrayInputStream(footer),
+        ParquetMetadataConverter.NO_FILTER);
+  }
+
+  /** parquet-format's generated Thrift classes only, no conversion. */
+  @Benchmark
+  public FileMetaData parquetJavaThriftOnly() throws IOException {
+    return Util.readFileMetaData(new ByteArrayInputStream(footer));
+  }
+
+  static void write(Path file, int columns, boolean floats, boolean withStatistics) throws IOException {
+    Files.createDirectories(file.getParent());
+    Types.MessageTypeBuilder builder = Types.buildMessage();
+    for (int c = 0; c < columns; c++) {
+      if (floats) {
+        builder.required(PrimitiveTypeName.FLOAT).named("c" + c);
+      } else {
+        builder.required(PrimitiveTypeName.BINARY).as(org.apache.parquet.schema.LogicalTypeAnnotation.stringType())
+            .named("c" + c);
+      }
+    }
+    MessageType schema = builder.named("wide");
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.deleteIfExists(tmp);
+    ParquetFileWriter w = new ParquetFileWriter(new Configuration(), schema,
+        new org.apache.hadoop.fs.Path(tmp.toUri()), ParquetFileWriter.Mode.OVERWRITE);
+    Random random = new Random(columns);
+    w.start();
+    for (int g = 0; g < ROW_GROUPS; g++) {
+      w.startBlock(ROWS);
+      for (ColumnDescriptor column : schema.getColumns()) {
+        w.startColumn(column, ROWS, CompressionCodecName.UNCOMPRESSED);
+        Statistics<?> stats = Statistics.createStats(column.getPrimitiveType());
+        ByteBuffer page = ByteBuffer.allocate(floats ? 4 * ROWS : 8 * ROWS).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < ROWS; i++) {
+          if (floats) {
+            float v = random.nextFloat();
+            page.putFloat(v);
+            if (withStatistics) {
+              stats.updateStats(v);
+            }
+          } else {
+            byte[] s = ("s" + random.nextInt(1000)).getBytes(StandardCharsets.UTF_8);
+            page.putInt(s.length).put(s);
+            if (withStatistics) {
+              stats.updateStats(Binary.fromConstantByteArray(s));
+            }
+          }
+        }
+        page.flip();
+        w.writeDataPage(ROWS, page.remaining(), BytesInput.from(page), stats, ROWS, Encoding.BIT_PACKED,
+            Encoding.BIT_PACKED, Encoding.PLAIN);
+        w.endColumn();
+      }
+      w.endBlock();
+    }
+    w.end(Map.of());
+    Files.move(tmp, file);
+  }
+}

@@ -1,0 +1,133 @@
+package io.turboparquet.format.thrift;
+
+import static io.turboparquet.format.thrift.CompactReader.BINARY;
+import static io.turboparquet.format.thrift.CompactReader.I32;
+import static io.turboparquet.format.thrift.CompactReader.I64;
+import static io.turboparquet.format.thrift.CompactReader.LIST;
+import static io.turboparquet.format.thrift.CompactReader.STRUCT;
+import static io.turboparquet.format.thrift.CompactReader.fieldId;
+import static io.turboparquet.format.thrift.CompactReader.fieldType;
+import static io.turboparquet.format.thrift.CompactReader.listSize;
+import static io.turboparquet.format.thrift.CompactReader.listType;
+
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.FooterOptions;
+import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.format.RowGroupMeta;
+import io.turboparquet.format.Schema;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decodes a footer (Thrift FileMetaData, compact protocol) straight into our model, without
+ * generated classes. What is materialised beyond the schema and the row-group skeleton depends
+ * on {@link FooterOptions}.
+ */
+public final class FooterDecoder {
+  private FooterDecoder() {}
+
+  /** Every column chunk, no statistics. */
+  public static FileMetadata decode(String file, long fileLength, byte[] footer, int offset, int length)
+      throws ParquetCorruptionException {
+    return decode(file, fileLength, footer, offset, length, FooterOptions.DEFAULT);
+  }
+
+  /** Decodes {@code footer[offset, offset + length)} of {@code file} as {@code options} asks. */
+  public static FileMetadata decode(String file, long fileLength, byte[] footer, int offset, int length,
+      FooterOptions options) throws ParquetCorruptionException {
+    ArrayCompactReader r = new ArrayCompactReader(file, "footer", footer, offset, length, options.maxStringLength());
+    boolean hasVersion = false;
+    boolean hasNumRows = false;
+    long numRows = 0;
+    Schema schema = null;
+    RowGroupDecoder rowGroupDecoder = null;
+    List<RowGroupMeta> rowGroups = null;
+    int rowGroupsAt = -1;
+    Map<String, String> keyValues = new LinkedHashMap<>();
+    String createdBy = null;
+    int last = 0;
+    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
+      last = fieldId(f);
+      switch (last) {
+        case 1 -> {
+          if (r.is(f, I32)) {
+            r.readI32();
+            hasVersion = true;
+          }
+        }
+        case 2 -> {
+          if (r.is(f, LIST)) {
+            schema = SchemaDecoder.read(r);
+            rowGroupDecoder = new RowGroupDecoder(r, fileLength, schema.columns(), options.columns().select(schema),
+                options.statistics().select(schema));
+          }
+        }
+        case 3 -> {
+          if (r.is(f, I64)) {
+            numRows = r.readI64();
+            hasNumRows = true;
+          }
+        }
+        case 4 -> {
+          if (r.is(f, LIST)) {
+            if (rowGroupDecoder != null) {
+              rowGroups = rowGroupDecoder.readList();
+            } else {
+              // Thrift does not fix the field order; chunks need the schema, so come back later.
+              rowGroupsAt = r.position();
+              r.skip(LIST);
+            }
+          }
+        }
+        case 5 -> {
+          if (r.is(f, LIST)) {
+            keyValues(r, keyValues);
+          }
+        }
+        case 6 -> createdBy = r.is(f, BINARY) ? r.readString("FileMetaData.created_by") : createdBy;
+        default -> r.skip(fieldType(f));
+      }
+    }
+    r.require(hasVersion, "FileMetaData.version");
+    if (schema == null) {
+      throw r.corrupt("FileMetaData.schema is missing");
+    }
+    r.require(hasNumRows, "FileMetaData.num_rows");
+    if (rowGroups == null) {
+      r.require(rowGroupsAt >= 0, "FileMetaData.row_groups");
+      int end = r.position();
+      r.seek(rowGroupsAt);
+      rowGroups = rowGroupDecoder.readList();
+      r.seek(end);
+    }
+    if (numRows < 0) {
+      throw r.corrupt("FileMetaData.num_rows is negative: " + numRows);
+    }
+    return new FileMetadata(file, fileLength, length, numRows, createdBy, schema, rowGroups, keyValues);
+  }
+
+  /** FileMetaData.key_value_metadata; a missing value reads as "", a repeated key keeps the last. */
+  private static void keyValues(CompactReader r, Map<String, String> out) throws ParquetCorruptionException {
+    int list = r.readList("FileMetaData.key_value_metadata");
+    int n = listSize(list);
+    if (listType(list) != STRUCT && n > 0) {
+      throw r.corrupt("FileMetaData.key_value_metadata is a list of wire type " + listType(list));
+    }
+    for (int i = 0; i < n; i++) {
+      String key = null;
+      String value = "";
+      int last = 0;
+      for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
+        last = fieldId(f);
+        switch (last) {
+          case 1 -> key = r.is(f, BINARY) ? r.readString("KeyValue.key") : key;
+          case 2 -> value = r.is(f, BINARY) ? r.readString("KeyValue.value") : value;
+          default -> r.skip(fieldType(f));
+        }
+      }
+      r.require(key != null, "KeyValue.key");
+      out.put(key, value);
+    }
+  }
+}

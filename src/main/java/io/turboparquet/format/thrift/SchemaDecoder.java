@@ -1,0 +1,273 @@
+package io.turboparquet.format.thrift;
+
+import static io.turboparquet.format.thrift.CompactReader.BINARY;
+import static io.turboparquet.format.thrift.CompactReader.BOOLEAN_TRUE;
+import static io.turboparquet.format.thrift.CompactReader.BYTE;
+import static io.turboparquet.format.thrift.CompactReader.I32;
+import static io.turboparquet.format.thrift.CompactReader.STRUCT;
+import static io.turboparquet.format.thrift.CompactReader.boolField;
+import static io.turboparquet.format.thrift.CompactReader.fieldId;
+import static io.turboparquet.format.thrift.CompactReader.fieldType;
+
+import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.format.PhysicalType;
+import io.turboparquet.format.Repetition;
+import io.turboparquet.format.Schema;
+import io.turboparquet.format.SchemaNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/** FileMetaData.schema: the depth-first list of SchemaElement, rebuilt into our schema tree. */
+final class SchemaDecoder {
+  private static final int UNSET = Integer.MIN_VALUE;
+  /** Deeper nesting is hostile (and would overflow the stack of this recursive builder). */
+  private static final int MAX_NESTING = 1000;
+
+  /** One SchemaElement as stored; ints are {@link #UNSET} when absent. */
+  private record Element(String name, int type, int typeLength, int repetition, int numChildren, String logical) {}
+
+  private final CompactReader r;
+  private final List<Element> elements;
+  private final List<ColumnDescriptor> leaves = new ArrayList<>();
+  private int next;
+
+  private SchemaDecoder(CompactReader r, List<Element> elements) {
+    this.r = r;
+    this.elements = elements;
+  }
+
+  /** Reads the list whose header comes next and builds the schema. */
+  static Schema read(CompactReader r) throws ParquetCorruptionException {
+    int list = r.readList("FileMetaData.schema");
+    int size = CompactReader.listSize(list);
+    if (size == 0) {
+      throw r.corrupt("FileMetaData.schema is missing");
+    }
+    if (CompactReader.listType(list) != STRUCT) {
+      throw r.corrupt("FileMetaData.schema is a list of wire type " + CompactReader.listType(list));
+    }
+    List<Element> elements = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
+      elements.add(element(r));
+    }
+    return new SchemaDecoder(r, elements).build();
+  }
+
+  private static Element element(CompactReader r) throws ParquetCorruptionException {
+    String name = null;
+    int type = UNSET;
+    int typeLength = UNSET;
+    int repetition = UNSET;
+    int numChildren = UNSET;
+    int converted = UNSET;
+    int scale = UNSET;
+    int precision = UNSET;
+    String logical = null;
+    int last = 0;
+    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
+      last = fieldId(f);
+      switch (last) {
+        case 1 -> type = r.is(f, I32) ? r.readI32() : type;
+        case 2 -> typeLength = r.is(f, I32) ? r.readI32() : typeLength;
+        case 3 -> repetition = r.is(f, I32) ? r.readI32() : repetition;
+        case 4 -> name = r.is(f, BINARY) ? r.readString("SchemaElement.name") : name;
+        case 5 -> numChildren = r.is(f, I32) ? r.readI32() : numChildren;
+        case 6 -> converted = r.is(f, I32) ? r.readI32() : converted;
+        case 7 -> scale = r.is(f, I32) ? r.readI32() : scale;
+        case 8 -> precision = r.is(f, I32) ? r.readI32() : precision;
+        case 10 -> logical = r.is(f, STRUCT) ? logicalType(r) : logical;
+        default -> r.skip(fieldType(f));
+      }
+    }
+    r.require(name != null, "SchemaElement.name");
+    if (logical == null && converted != UNSET) {
+      logical = ThriftEnums.convertedType(converted); // unknown ids fall through as unannotated
+      if ("DECIMAL".equals(logical)) {
+        logical = "DECIMAL(" + orZero(precision) + "," + orZero(scale) + ")";
+      }
+    }
+    return new Element(name, type, typeLength, repetition, numChildren, logical);
+  }
+
+  private static int orZero(int v) {
+    return v == UNSET ? 0 : v;
+  }
+
+  /** The LogicalType union as text, or null for a member this reader does not know. */
+  private static String logicalType(CompactReader r) throws ParquetCorruptionException {
+    String out = null;
+    int last = 0;
+    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
+      last = fieldId(f);
+      if (!r.is(f, STRUCT)) {
+        continue;
+      }
+      out = switch (last) {
+        case 1 -> empty(r, "STRING");
+        case 2 -> empty(r, "MAP");
+        case 3 -> empty(r, "LIST");
+        case 4 -> empty(r, "ENUM");
+        case 5 -> decimal(r);
+        case 6 -> empty(r, "DATE");
+        case 7 -> timeOrTimestamp(r, "TIME");
+        case 8 -> timeOrTimestamp(r, "TIMESTAMP");
+        case 10 -> integer(r);
+        case 11 -> empty(r, "UNKNOWN");
+        case 12 -> empty(r, "JSON");
+        case 13 -> empty(r, "BSON");
+        case 14 -> empty(r, "UUID");
+        case 15 -> empty(r, "FLOAT16");
+        default -> {
+          r.skip(STRUCT);
+          yield out;
+        }
+      };
+    }
+    return out;
+  }
+
+  /** A member without fields of its own (future fields are skipped). */
+  private static String empty(CompactReader r, String name) throws ParquetCorruptionException {
+    r.skip(STRUCT);
+    return name;
+  }
+
+  private static String decimal(CompactReader r) throws ParquetCorruptionException {
+    int scale = UNSET;
+    int precision = UNSET;
+    int last = 0;
+    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
+      last = fieldId(f);
+      switch (last) {
+        case 1 -> scale = r.is(f, I32) ? r.readI32() : scale;
+        case 2 -> precision = r.is(f, I32) ? r.readI32() : precision;
+        default -> r.skip(fieldType(f));
+      }
+    }
+    r.require(scale != UNSET, "DecimalType.scale");
+    r.require(precision != UNSET, "DecimalType.precision");
+    return "DECIMAL(" + precision + "," + scale + ")";
+  }
+
+  private static String timeOrTimestamp(CompactReader r, String name) throws ParquetCorruptionException {
+    Boolean utc = null;
+    String unit = null;
+    int last = 0;
+    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
+      last = fieldId(f);
+      switch (last) {
+        case 1 -> {
+          if (r.is(f, BOOLEAN_TRUE)) {
+            utc = boolField(f); // no ternary: it would unbox the null of an absent value
+          }
+        }
+        case 2 -> unit = r.is(f, STRUCT) ? timeUnit(r) : unit;
+        default -> r.skip(fieldType(f));
+      }
+    }
+    r.require(utc != null, name + "Type.isAdjustedToUTC");
+    r.require(unit != null, name + "Type.unit");
+    return name + "(" + unit + "," + utc + ")";
+  }
+
+  private static String timeUnit(CompactReader r) throws ParquetCorruptionException {
+    String unit = "NANOS"; // what the Thrift-generated conversion reports for an unknown unit
+    int last = 0;
+    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
+      last = fieldId(f);
+      if (last == 1 || last == 2) {
+        unit = last == 1 ? "MILLIS" : "MICROS";
+      }
+      r.skip(fieldType(f));
+    }
+    return unit;
+  }
+
+  private static String integer(CompactReader r) throws ParquetCorruptionException {
+    int bitWidth = UNSET;
+    Boolean signed = null;
+    int last = 0;
+    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
+      last = fieldId(f);
+      switch (last) {
+        case 1 -> bitWidth = r.is(f, BYTE) ? r.readI8() : bitWidth;
+        case 2 -> {
+          if (r.is(f, BOOLEAN_TRUE)) {
+            signed = boolField(f);
+          }
+        }
+        default -> r.skip(fieldType(f));
+      }
+    }
+    r.require(bitWidth != UNSET, "IntType.bitWidth");
+    r.require(signed != null, "IntType.isSigned");
+    return "INTEGER(" + bitWidth + "," + signed + ")";
+  }
+
+  private Schema build() throws ParquetCorruptionException {
+    Element rootElement = elements.get(0);
+    next = 1;
+    List<SchemaNode> children = children(orZero(rootElement.numChildren()), new ArrayList<>(), 0, 0);
+    if (next != elements.size()) {
+      throw r.corrupt("FileMetaData.schema has " + elements.size() + " elements but the tree uses " + next);
+    }
+    SchemaNode root = new SchemaNode(rootElement.name(), Repetition.REQUIRED, null, children, null);
+    return new Schema(root, leaves);
+  }
+
+  private List<SchemaNode> children(int count, List<String> parentPath, int def, int rep)
+      throws ParquetCorruptionException {
+    if (count < 0 || count > elements.size() - next) {
+      throw r.corrupt("SchemaElement.num_children " + count + " exceeds the remaining " + (elements.size() - next)
+          + " schema elements");
+    }
+    List<SchemaNode> out = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      out.add(node(parentPath, def, rep));
+    }
+    return out;
+  }
+
+  private SchemaNode node(List<String> parentPath, int def, int rep) throws ParquetCorruptionException {
+    if (parentPath.size() >= MAX_NESTING) {
+      throw r.corrupt("the schema nests groups more than " + MAX_NESTING + " levels deep");
+    }
+    Element e = elements.get(next++);
+    List<String> path = new ArrayList<>(parentPath.size() + 1);
+    path.addAll(parentPath);
+    path.add(e.name());
+    Repetition repetition;
+    try {
+      repetition = e.repetition() == UNSET ? Repetition.OPTIONAL : Repetition.fromThriftId(e.repetition());
+    } catch (IllegalArgumentException unknown) {
+      throw r.corrupt("SchemaElement.repetition_type of " + String.join(".", path) + ": " + unknown.getMessage());
+    }
+    int d = def + (repetition == Repetition.REQUIRED ? 0 : 1);
+    int rp = rep + (repetition == Repetition.REPEATED ? 1 : 0);
+    if (e.numChildren() != UNSET && e.numChildren() > 0) {
+      return new SchemaNode(e.name(), repetition, e.logical(), children(e.numChildren(), path, d, rp), null);
+    }
+    if (e.type() == UNSET) {
+      throw r.corrupt("SchemaElement.type is missing for leaf " + String.join(".", path));
+    }
+    PhysicalType type;
+    try {
+      type = PhysicalType.fromThriftId(e.type());
+    } catch (IllegalArgumentException unknown) {
+      throw r.corrupt("SchemaElement.type of leaf " + String.join(".", path) + ": " + unknown.getMessage());
+    }
+    int typeLength = 0;
+    if (type == PhysicalType.FIXED_LEN_BYTE_ARRAY) {
+      if (e.typeLength() == UNSET || e.typeLength() <= 0) {
+        throw r.corrupt("SchemaElement.type_length must be positive for FIXED_LEN_BYTE_ARRAY column "
+            + String.join(".", path));
+      }
+      typeLength = e.typeLength();
+    }
+    ColumnDescriptor column = new ColumnDescriptor(leaves.size(), path, type, typeLength, repetition, d, rp,
+        e.logical());
+    leaves.add(column);
+    return new SchemaNode(e.name(), repetition, e.logical(), List.of(), column);
+  }
+}

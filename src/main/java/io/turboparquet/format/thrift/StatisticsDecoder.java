@@ -1,0 +1,61 @@
+package io.turboparquet.format.thrift;
+
+import static io.turboparquet.format.thrift.CompactReader.BINARY;
+import static io.turboparquet.format.thrift.CompactReader.BOOLEAN_TRUE;
+import static io.turboparquet.format.thrift.CompactReader.I64;
+import static io.turboparquet.format.thrift.CompactReader.boolField;
+import static io.turboparquet.format.thrift.CompactReader.fieldId;
+import static io.turboparquet.format.thrift.CompactReader.fieldType;
+
+import io.turboparquet.format.ColumnStatistics;
+import io.turboparquet.format.ParquetCorruptionException;
+
+/** The Statistics struct (of a column chunk; page headers skip theirs). */
+final class StatisticsDecoder {
+  private StatisticsDecoder() {}
+
+  static ColumnStatistics read(CompactReader r) throws ParquetCorruptionException {
+    byte[] max = null;
+    byte[] min = null;
+    long nullCount = -1;
+    long distinctCount = -1;
+    byte[] maxValue = null;
+    byte[] minValue = null;
+    Boolean maxExact = null;
+    Boolean minExact = null;
+    int last = 0;
+    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
+      last = fieldId(f);
+      switch (last) {
+        case 1 -> max = r.is(f, BINARY) ? r.readBinary("Statistics.max") : max;
+        case 2 -> min = r.is(f, BINARY) ? r.readBinary("Statistics.min") : min;
+        case 3 -> {
+          if (r.is(f, I64)) {
+            nullCount = r.readI64();
+            r.nonNegative(nullCount, "Statistics.null_count");
+          }
+        }
+        case 4 -> {
+          if (r.is(f, I64)) {
+            distinctCount = r.readI64();
+            r.nonNegative(distinctCount, "Statistics.distinct_count");
+          }
+        }
+        case 5 -> maxValue = r.is(f, BINARY) ? r.readBinary("Statistics.max_value") : maxValue;
+        case 6 -> minValue = r.is(f, BINARY) ? r.readBinary("Statistics.min_value") : minValue;
+        case 7 -> {
+          if (r.is(f, BOOLEAN_TRUE)) {
+            maxExact = boolField(f);
+          }
+        }
+        case 8 -> {
+          if (r.is(f, BOOLEAN_TRUE)) {
+            minExact = boolField(f);
+          }
+        }
+        default -> r.skip(fieldType(f));
+      }
+    }
+    return new ColumnStatistics(max, min, nullCount, distinctCount, maxValue, minValue, maxExact, minExact);
+  }
+}

@@ -1,0 +1,126 @@
+package io.turboparquet.format.thrift;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/** Writes Thrift compact bytes by hand, so tests can build footers and headers writers never would. */
+final class CompactWriter {
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final Deque<Integer> lastIds = new ArrayDeque<>();
+  private int lastId;
+
+  /** A field header in short form when the delta allows it, else long form. */
+  CompactWriter field(int id, int type) {
+    int delta = id - lastId;
+    if (delta > 0 && delta <= 15) {
+      out.write(delta << 4 | type);
+    } else {
+      out.write(type);
+      varint(zigzag(id));
+    }
+    lastId = id;
+    return this;
+  }
+
+  /** A field header forced into the long form. */
+  CompactWriter longField(int id, int type) {
+    out.write(type);
+    varint(zigzag(id));
+    lastId = id;
+    return this;
+  }
+
+  CompactWriter beginStruct() {
+    lastIds.push(lastId);
+    lastId = 0;
+    return this;
+  }
+
+  CompactWriter stop() {
+    out.write(0);
+    if (!lastIds.isEmpty()) {
+      lastId = lastIds.pop();
+    }
+    return this;
+  }
+
+  CompactWriter i32(int id, int v) {
+    field(id, CompactReader.I32);
+    varint(zigzag(v));
+    return this;
+  }
+
+  CompactWriter i64(int id, long v) {
+    field(id, CompactReader.I64);
+    varint(zigzag(v));
+    return this;
+  }
+
+  CompactWriter bool(int id, boolean v) {
+    return field(id, v ? CompactReader.BOOLEAN_TRUE : CompactReader.BOOLEAN_FALSE);
+  }
+
+  CompactWriter string(int id, String s) {
+    field(id, CompactReader.BINARY);
+    return rawString(s);
+  }
+
+  CompactWriter rawString(String s) {
+    byte[] b = s.getBytes(StandardCharsets.UTF_8);
+    varint(b.length);
+    out.write(b, 0, b.length);
+    return this;
+  }
+
+  CompactWriter struct(int id) {
+    field(id, CompactReader.STRUCT);
+    return beginStruct();
+  }
+
+  /** A list header; sizes above 14 use the long form. */
+  CompactWriter list(int id, int elementType, int size) {
+    field(id, CompactReader.LIST);
+    return listHeader(elementType, size);
+  }
+
+  CompactWriter listHeader(int elementType, int size) {
+    if (size < 15) {
+      out.write(size << 4 | elementType);
+    } else {
+      out.write(0xf0 | elementType);
+      varint(size);
+    }
+    return this;
+  }
+
+  CompactWriter rawZigzag(long v) {
+    varint(zigzag(v));
+    return this;
+  }
+
+  CompactWriter raw(int... bytes) {
+    for (int b : bytes) {
+      out.write(b);
+    }
+    return this;
+  }
+
+  CompactWriter varint(long v) {
+    while ((v & ~0x7fL) != 0) {
+      out.write((int) (v & 0x7f) | 0x80);
+      v >>>= 7;
+    }
+    out.write((int) v);
+    return this;
+  }
+
+  private static long zigzag(long v) {
+    return (v << 1) ^ (v >> 63);
+  }
+
+  byte[] bytes() {
+    return out.toByteArray();
+  }
+}
