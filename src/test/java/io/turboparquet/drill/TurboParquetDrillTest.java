@@ -78,6 +78,8 @@ public class TurboParquetDrillTest extends ClusterTest {
         run("select * from " + table(t, TurboParquetFormatConfig.NAME) + " limit 1").schema);
     sameAsParquetJava(t, file.path(), "l_extendedprice");
     same(t, "l_orderkey, l_shipdate, l_comment");
+    // Implicit columns come from Drill's ColumnExplorer; a column the file lacks is a nullable INT of nulls.
+    same(t, "l_orderkey, filename, no_such_column", "l_linenumber = 3");
     same(t, "l_partkey, l_quantity, l_shipmode", "l_shipdate < date '1995-01-01' and l_shipmode = 'MAIL'");
     sameCount(t, "");
     sameCount(t, "where l_discount > 0.05");
@@ -140,6 +142,20 @@ public class TurboParquetDrillTest extends ClusterTest {
         "turbo-parquet does not read nested column b_struct.b_c_int yet");
     failsWith("select a, e from " + table("nested/datapage_v2.snappy.parquet", TurboParquetFormatConfig.NAME),
         "turbo-parquet does not read nested column e");
+  }
+
+  @Test
+  public void readErrorsNameTheFile() throws Exception {
+    // Drill plans from the footer (intact here); the first page header is garbage, which only the reader sees.
+    Path dir = Files.createDirectories(data.resolve("bad"));
+    Path bad = dir.resolve("broken_page.parquet");
+    byte[] bytes = Files.readAllBytes(CorpusFiles.file("alltypes_plain.parquet"));
+    java.util.Arrays.fill(bytes, 4, 24, (byte) 0xff);
+    Files.write(bad, bytes);
+    failsWith("select * from " + table("bad/broken_page.parquet", TurboParquetFormatConfig.NAME),
+        "DATA_READ ERROR: turbo-parquet failed to read");
+    failsWith("select * from " + table("bad/broken_page.parquet", TurboParquetFormatConfig.NAME),
+        "broken_page.parquet] row group 0 column id");
   }
 
   /** Compares *, a projection, a filter and count(*) on one file; false if the built-in reader cannot read it. */
