@@ -61,7 +61,8 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     this.path = path;
     this.metadata = metadata;
     this.rowGroupIndex = rowGroupIndex;
-    long rows = metadata.rowGroups().get(rowGroupIndex).numRows();
+    // Drill plans a file without row groups as one entry with row group -1: schema only, no rows.
+    long rows = rowGroupIndex < 0 ? 0 : metadata.rowGroups().get(rowGroupIndex).numRows();
     this.rowsToRead = numRecordsToRead < 0 ? rows : Math.min(rows, numRecordsToRead);
     this.fs = fs;
     setColumns(projection);
