@@ -87,6 +87,23 @@ public class TurboParquetDrillTest extends ClusterTest {
     TestFileGenerator.lineitemLike(dir, 3_000, CompressionCodecName.ZSTD);
     same("lineitem", "l_orderkey, l_tax, l_returnflag, l_comment");
     sameCount("lineitem", "where l_returnflag = 'R'");
+    // The plan uses our scan, with Drill's filter pushdown on it.
+    String plan = client.queryBuilder().sql("select l_orderkey from " + table(t, TurboParquetFormatConfig.NAME)
+        + " where l_orderkey < 100").explainText();
+    assertTrue(plan, plan.contains("TurboParquetGroupScan") && plan.contains("filter="));
+    // Several fragments, one file each: row-group scans travel to the fragments as JSON.
+    client.alterSession("planner.slice_target", 1);
+    client.alterSession("planner.width.max_per_node", 2);
+    try {
+      String parallel = client.queryBuilder().sql("select l_partkey from "
+          + table("lineitem", TurboParquetFormatConfig.NAME)).explainText();
+      assertTrue(parallel, parallel.contains("UnionExchange"));
+      same("lineitem", "l_partkey, l_commitdate, l_shipinstruct");
+      sameCount("lineitem", "");
+    } finally {
+      client.resetSession("planner.slice_target");
+      client.resetSession("planner.width.max_per_node");
+    }
   }
 
   /** A one-row-group file's INT64 decimal column read through turbo-parquet, in file order, against parquet-java. */
