@@ -80,6 +80,9 @@ public class TurboParquetDrillTest extends ClusterTest {
     same(t, "l_orderkey, l_shipdate, l_comment");
     // Implicit columns come from Drill's ColumnExplorer; a column the file lacks is a nullable INT of nulls.
     same(t, "l_orderkey, filename, no_such_column", "l_linenumber = 3");
+    // Drill's names are case-insensitive; LIMIT is pushed into the row-group scan.
+    same(t, "L_ORDERKEY, l_Comment", "L_LINENUMBER = 1");
+    assertEquals(7, run("select * from " + table(t, TurboParquetFormatConfig.NAME) + " limit 7").rows.size());
     same(t, "l_partkey, l_quantity, l_shipmode", "l_shipdate < date '1995-01-01' and l_shipmode = 'MAIL'");
     sameCount(t, "");
     sameCount(t, "where l_discount > 0.05");
