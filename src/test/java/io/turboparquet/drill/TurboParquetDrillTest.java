@@ -94,6 +94,14 @@ public class TurboParquetDrillTest extends ClusterTest {
     String plan = client.queryBuilder().sql("select l_orderkey from " + table(t, TurboParquetFormatConfig.NAME)
         + " where l_orderkey < 100").explainText();
     assertTrue(plan, plan.contains("TurboParquetGroupScan") && plan.contains("filter="));
+    // The physical plan round-trips through JSON (TurboParquetGroupScan's @JsonCreator).
+    String json = client.queryBuilder().sql("select count(*) from " + table(t, TurboParquetFormatConfig.NAME)
+        + " where l_returnflag = 'A'").explainJson();
+    assertTrue(json, json.contains("turbo-parquet-scan"));
+    long viaPlan = client.queryBuilder().physical(json).singletonLong();
+    long viaSql = client.queryBuilder().sql("select count(*) from " + table(t, "parquet")
+        + " where l_returnflag = 'A'").singletonLong();
+    assertEquals(viaSql, viaPlan);
     // Several fragments, one file each: row-group scans travel to the fragments as JSON.
     client.alterSession("planner.slice_target", 1);
     client.alterSession("planner.width.max_per_node", 2);
