@@ -48,7 +48,23 @@ public final class TurboParquetFormatPlugin implements FormatPlugin {
     this.fsConf = fsConf;
     this.storageConfig = storageConfig;
     this.config = config == null ? new TurboParquetFormatConfig() : config;
-    this.matcher = new BasicFormatMatcher(this, PATTERNS, MAGIC);
+    this.matcher = new Matcher(this);
+  }
+
+  /**
+   * Matches {@code .parquet} files, at a priority below the built-in parquet format's: where both
+   * formats are registered (the bootstrap file registers this one on dfs, s3 and cp), a plain query
+   * keeps Drill's reader and {@code table(...(type => 'turbo-parquet'))} selects ours.
+   */
+  private static final class Matcher extends BasicFormatMatcher {
+    Matcher(TurboParquetFormatPlugin plugin) {
+      super(plugin, PATTERNS, MAGIC);
+    }
+
+    @Override
+    public int priority() {
+      return MEDIUM_PRIORITY - 1;
+    }
   }
 
   @Override

@@ -22,6 +22,7 @@ import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.exec.physical.rowSet.DirectRowSet;
 import org.apache.drill.exec.physical.rowSet.RowSetReader;
 import org.apache.drill.exec.record.metadata.ColumnMetadata;
+import org.apache.drill.exec.store.dfs.FileSystemConfig;
 import org.apache.drill.test.ClusterFixture;
 import org.apache.drill.test.ClusterTest;
 import org.apache.drill.test.QueryRowSetIterator;
@@ -59,8 +60,21 @@ public class TurboParquetDrillTest extends ClusterTest {
     startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
         .configProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
         .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
-    cluster.defineFormat("dfs", TurboParquetFormatConfig.NAME, new TurboParquetFormatConfig());
     data = dirTestWatcher.getRootDir().toPath();
+  }
+
+  @Test
+  public void registeredOnDfsWithoutTakingOverPlainQueries() throws Exception {
+    // bootstrap-format-plugins.json adds the format to dfs on a fresh drillbit.
+    FileSystemConfig dfs = (FileSystemConfig) cluster.storageRegistry().getStoredConfig("dfs");
+    assertEquals(new TurboParquetFormatConfig(), dfs.getFormats().get(TurboParquetFormatConfig.NAME));
+    Path dir = Files.createDirectories(data.resolve("plain"));
+    Files.copy(CorpusFiles.file("alltypes_plain.parquet"), dir.resolve("alltypes_plain.parquet"));
+    String plain = client.queryBuilder().sql("select id from dfs.`plain/alltypes_plain.parquet`").explainText();
+    assertTrue(plain, plain.contains("ParquetGroupScan") && !plain.contains("TurboParquetGroupScan"));
+    String turbo = client.queryBuilder()
+        .sql("select id from " + table("plain/alltypes_plain.parquet", TurboParquetFormatConfig.NAME)).explainText();
+    assertTrue(turbo, turbo.contains("TurboParquetGroupScan"));
   }
 
   @Test
