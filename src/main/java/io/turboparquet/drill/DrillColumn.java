@@ -1,0 +1,266 @@
+package io.turboparquet.drill;
+
+import io.netty.buffer.ByteBuf;
+import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.scan.ColumnBatch;
+import java.math.BigInteger;
+import java.util.Locale;
+import org.apache.drill.common.exceptions.UserException;
+import org.apache.drill.common.types.TypeProtos.DataMode;
+import org.apache.drill.common.types.TypeProtos.MajorType;
+import org.apache.drill.common.types.TypeProtos.MinorType;
+import org.apache.drill.common.types.Types;
+import org.apache.drill.exec.vector.BaseDataValueVector;
+import org.apache.drill.exec.vector.FixedWidthVector;
+import org.apache.drill.exec.vector.NullableVarBinaryVector;
+import org.apache.drill.exec.vector.NullableVarCharVector;
+import org.apache.drill.exec.vector.NullableVarDecimalVector;
+import org.apache.drill.exec.vector.NullableVector;
+import org.apache.drill.exec.vector.ValueVector;
+import org.apache.drill.exec.vector.VariableWidthVector;
+
+/**
+ * How one flat Parquet column becomes a Drill vector: the Drill type (the same one Drill's built-in
+ * reader gives with its default options) and the conversion of a {@link ColumnBatch} into that
+ * vector. This increment copies the batch's bytes into buffers the vector allocates; fixed-width
+ * values that Drill stores like Parquet (little-endian) and variable-width values (offsets + bytes,
+ * the same layout) are copied in bulk, the rest value by value. Vector buffers are DrillBufs, whose
+ * plain accessors are the little-endian ones (their *LE accessors byte-swap): only those are used.
+ */
+final class DrillColumn {
+  private static final long MILLIS_PER_DAY = 86_400_000L;
+
+  /** What happens to a batch's values on their way into the vector. */
+  enum Conversion {
+    /** Same bytes, same width (INT, BIGINT, FLOAT4/8, TIME millis, TIMESTAMP millis, UINT4/8). */
+    COPY,
+    /** INT32 days to DATE's int64 milliseconds. */
+    DAYS_TO_MILLIS,
+    /** INT64 microseconds to TIMESTAMP's int64 milliseconds (truncating, as Drill's reader). */
+    MICROS_TO_MILLIS,
+    /** INT64 microseconds to TIME's int32 milliseconds. */
+    MICROS_TO_MILLIS_INT,
+    /** One byte per value to Drill's bitmap. */
+    BOOLEAN_BITS,
+    /** BYTE_ARRAY offsets and bytes as they are (VARCHAR, VARBINARY, VARDECIMAL from big-endian bytes). */
+    VARIABLE,
+    /** FIXED_LEN_BYTE_ARRAY / INT96 slots as variable-width values of the fixed length. */
+    FIXED_TO_VARIABLE,
+    /** INT32 / INT64 unscaled decimal to VARDECIMAL's big-endian two's complement bytes. */
+    LONG_TO_DECIMAL
+  }
+
+  private final ColumnDescriptor column;
+  private final MajorType type;
+  private final Conversion conversion;
+
+  private DrillColumn(ColumnDescriptor column, MajorType type, Conversion conversion) {
+    this.column = column;
+    this.type = type;
+    this.conversion = conversion;
+  }
+
+  ColumnDescriptor column() {
+    return column;
+  }
+
+  MajorType type() {
+    return type;
+  }
+
+  /** The Drill column for a flat Parquet column; options as Drill's own reader reads them. */
+  static DrillColumn of(ColumnDescriptor c, boolean timestampMicrosAsInt64, boolean timeMicrosAsInt64,
+      boolean int96AsTimestamp) {
+    if (!c.isFlat() || c.path().size() > 1) {
+      throw nested(c);
+    }
+    DataMode mode = c.isRequired() ? DataMode.REQUIRED : DataMode.OPTIONAL;
+    String logical = c.logicalType() == null ? "" : c.logicalType().toUpperCase(Locale.ROOT);
+    int[] decimal = decimal(logical);
+    if (decimal != null) {
+      MajorType t = Types.withPrecisionAndScale(MinorType.VARDECIMAL, mode, decimal[0], decimal[1]);
+      return switch (c.physicalType()) {
+        case INT32, INT64 -> new DrillColumn(c, t, Conversion.LONG_TO_DECIMAL);
+        case BYTE_ARRAY -> new DrillColumn(c, t, Conversion.VARIABLE);
+        case FIXED_LEN_BYTE_ARRAY -> new DrillColumn(c, t, Conversion.FIXED_TO_VARIABLE);
+        default -> throw unsupported(c);
+      };
+    }
+    return switch (c.physicalType()) {
+      case BOOLEAN -> new DrillColumn(c, Types.withMode(MinorType.BIT, mode), Conversion.BOOLEAN_BITS);
+      case FLOAT -> new DrillColumn(c, Types.withMode(MinorType.FLOAT4, mode), Conversion.COPY);
+      case DOUBLE -> new DrillColumn(c, Types.withMode(MinorType.FLOAT8, mode), Conversion.COPY);
+      case INT32 -> switch (logical) {
+        case "", "INT_8", "INT_16", "INT_32", "INTEGER(8,TRUE)", "INTEGER(16,TRUE)", "INTEGER(32,TRUE)" ->
+            new DrillColumn(c, Types.withMode(MinorType.INT, mode), Conversion.COPY);
+        case "UINT_8", "UINT_16", "UINT_32", "INTEGER(8,FALSE)", "INTEGER(16,FALSE)", "INTEGER(32,FALSE)" ->
+            new DrillColumn(c, Types.withMode(MinorType.UINT4, mode), Conversion.COPY);
+        case "DATE" -> new DrillColumn(c, Types.withMode(MinorType.DATE, mode), Conversion.DAYS_TO_MILLIS);
+        case "TIME_MILLIS", "TIME(MILLIS,TRUE)", "TIME(MILLIS,FALSE)" ->
+            new DrillColumn(c, Types.withMode(MinorType.TIME, mode), Conversion.COPY);
+        default -> throw unsupported(c);
+      };
+      case INT64 -> switch (logical) {
+        case "", "INT_64", "INTEGER(64,TRUE)", "TIMESTAMP(NANOS,TRUE)", "TIMESTAMP(NANOS,FALSE)",
+            "TIME(NANOS,TRUE)", "TIME(NANOS,FALSE)" ->
+            new DrillColumn(c, Types.withMode(MinorType.BIGINT, mode), Conversion.COPY);
+        case "UINT_64", "INTEGER(64,FALSE)" -> new DrillColumn(c, Types.withMode(MinorType.UINT8, mode), Conversion.COPY);
+        case "TIMESTAMP_MILLIS", "TIMESTAMP(MILLIS,TRUE)", "TIMESTAMP(MILLIS,FALSE)" ->
+            new DrillColumn(c, Types.withMode(MinorType.TIMESTAMP, mode), Conversion.COPY);
+        case "TIMESTAMP_MICROS", "TIMESTAMP(MICROS,TRUE)", "TIMESTAMP(MICROS,FALSE)" -> timestampMicrosAsInt64
+            ? new DrillColumn(c, Types.withMode(MinorType.BIGINT, mode), Conversion.COPY)
+            : new DrillColumn(c, Types.withMode(MinorType.TIMESTAMP, mode), Conversion.MICROS_TO_MILLIS);
+        case "TIME_MICROS", "TIME(MICROS,TRUE)", "TIME(MICROS,FALSE)" -> timeMicrosAsInt64
+            ? new DrillColumn(c, Types.withMode(MinorType.BIGINT, mode), Conversion.COPY)
+            : new DrillColumn(c, Types.withMode(MinorType.TIME, mode), Conversion.MICROS_TO_MILLIS_INT);
+        default -> throw unsupported(c);
+      };
+      case INT96 -> {
+        if (int96AsTimestamp) {
+          throw unsupported(c);
+        }
+        yield new DrillColumn(c, Types.withMode(MinorType.VARBINARY, mode), Conversion.FIXED_TO_VARIABLE);
+      }
+      case BYTE_ARRAY -> switch (logical) {
+        case "UTF8", "STRING", "ENUM" -> new DrillColumn(c, Types.withMode(MinorType.VARCHAR, mode), Conversion.VARIABLE);
+        default -> new DrillColumn(c, Types.withMode(MinorType.VARBINARY, mode), Conversion.VARIABLE);
+      };
+      case FIXED_LEN_BYTE_ARRAY -> switch (logical) {
+        case "INTERVAL" -> throw unsupported(c);
+        default -> new DrillColumn(c, Types.withMode(MinorType.VARBINARY, mode), Conversion.FIXED_TO_VARIABLE);
+      };
+    };
+  }
+
+  static UserException nested(ColumnDescriptor c) {
+    return UserException.unsupportedError()
+        .message("turbo-parquet does not read nested column %s yet", c.dottedPath())
+        .build(org.slf4j.LoggerFactory.getLogger(DrillColumn.class));
+  }
+
+  private static UserException unsupported(ColumnDescriptor c) {
+    return UserException.unsupportedError()
+        .message("turbo-parquet does not read column %s of type %s %s yet", c.dottedPath(), c.physicalType(),
+            c.logicalType())
+        .build(org.slf4j.LoggerFactory.getLogger(DrillColumn.class));
+  }
+
+  /** {precision, scale} of a "DECIMAL(p,s)" annotation, else null. */
+  private static int[] decimal(String logical) {
+    if (!logical.startsWith("DECIMAL(") || !logical.endsWith(")")) {
+      return null;
+    }
+    String[] ps = logical.substring("DECIMAL(".length(), logical.length() - 1).split(",");
+    return new int[] {Integer.parseInt(ps[0].trim()), Integer.parseInt(ps[1].trim())};
+  }
+
+  /** Writes the first {@code rows} rows of {@code batch} into {@code vector} and sets its value count. */
+  void write(ColumnBatch batch, ValueVector vector, int rows) {
+    boolean nullable = vector instanceof NullableVector;
+    ValueVector values = nullable ? ((NullableVector) vector).getValuesVector() : vector;
+    ByteBuf src = batch.values().values();
+    switch (conversion) {
+      case COPY -> {
+        ((FixedWidthVector) vector).allocateNew(rows);
+        data(values).setBytes(0, src, 0, rows * batch.values().width());
+      }
+      case DAYS_TO_MILLIS -> {
+        ((FixedWidthVector) vector).allocateNew(rows);
+        ByteBuf out = data(values);
+        for (int i = 0; i < rows; i++) {
+          out.setLong(8 * i, src.getIntLE(4 * i) * MILLIS_PER_DAY);
+        }
+      }
+      case MICROS_TO_MILLIS -> {
+        ((FixedWidthVector) vector).allocateNew(rows);
+        ByteBuf out = data(values);
+        for (int i = 0; i < rows; i++) {
+          out.setLong(8 * i, src.getLongLE(8 * i) / 1000);
+        }
+      }
+      case MICROS_TO_MILLIS_INT -> {
+        ((FixedWidthVector) vector).allocateNew(rows);
+        ByteBuf out = data(values);
+        for (int i = 0; i < rows; i++) {
+          out.setInt(4 * i, (int) (src.getLongLE(8 * i) / 1000));
+        }
+      }
+      case BOOLEAN_BITS -> {
+        ((FixedWidthVector) vector).allocateNew(rows);
+        ByteBuf out = data(values);
+        int bytes = (rows + 7) >>> 3;
+        out.setZero(0, bytes);
+        for (int i = 0; i < rows; i++) {
+          if (src.getByte(i) != 0) {
+            out.setByte(i >>> 3, out.getByte(i >>> 3) | (1 << (i & 7)));
+          }
+        }
+      }
+      case VARIABLE -> {
+        ByteBuf offsets = batch.values().offsets();
+        int bytes = offsets.getIntLE(4 * rows);
+        ((VariableWidthVector) vector).allocateNew(Math.max(bytes, 1), rows);
+        data(values).setBytes(0, src, 0, bytes);
+        data(((VariableWidthVector) values).getOffsetVector()).setBytes(0, offsets, 0, 4 * (rows + 1));
+      }
+      case FIXED_TO_VARIABLE -> {
+        int width = batch.values().width();
+        int bytes = Math.multiplyExact(width, rows);
+        ((VariableWidthVector) vector).allocateNew(Math.max(bytes, 1), rows);
+        data(values).setBytes(0, src, 0, bytes);
+        ByteBuf out = data(((VariableWidthVector) values).getOffsetVector());
+        for (int i = 0; i <= rows; i++) {
+          out.setInt(4 * i, i * width);
+        }
+      }
+      case LONG_TO_DECIMAL -> {
+        int width = batch.values().width();
+        byte[][] encoded = new byte[rows][];
+        int bytes = 0;
+        for (int i = 0; i < rows; i++) {
+          long v = width == 4 ? src.getIntLE(4 * i) : src.getLongLE(8 * i);
+          encoded[i] = BigInteger.valueOf(v).toByteArray();
+          bytes += encoded[i].length;
+        }
+        ((VariableWidthVector) vector).allocateNew(Math.max(bytes, 1), rows);
+        ByteBuf data = data(values);
+        ByteBuf out = data(((VariableWidthVector) values).getOffsetVector());
+        int at = 0;
+        out.setInt(0, 0);
+        for (int i = 0; i < rows; i++) {
+          data.setBytes(at, encoded[i]);
+          at += encoded[i].length;
+          out.setInt(4 * (i + 1), at);
+        }
+      }
+    }
+    if (nullable) {
+      ByteBuf validity = batch.validity();
+      ByteBuf bits = data(((NullableVector) vector).getBitsVector());
+      if (validity == null) {
+        for (int i = 0; i < rows; i++) {
+          bits.setByte(i, 1);
+        }
+      } else {
+        bits.setBytes(0, validity, 0, rows);
+      }
+      markAllSet(vector, rows);
+    }
+    vector.getMutator().setValueCount(rows);
+  }
+
+  /** Variable-width nullable vectors fill "empties" after the last value set through them: none here. */
+  private static void markAllSet(ValueVector vector, int rows) {
+    if (vector instanceof NullableVarCharVector v) {
+      v.getMutator().setSetCount(rows);
+    } else if (vector instanceof NullableVarBinaryVector v) {
+      v.getMutator().setSetCount(rows);
+    } else if (vector instanceof NullableVarDecimalVector v) {
+      v.getMutator().setSetCount(rows);
+    }
+  }
+
+  private static ByteBuf data(ValueVector v) {
+    return ((BaseDataValueVector) v).getBuffer();
+  }
+}

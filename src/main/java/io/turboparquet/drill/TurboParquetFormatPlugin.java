@@ -1,0 +1,165 @@
+package io.turboparquet.drill;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.apache.drill.common.expression.SchemaPath;
+import org.apache.drill.common.logical.StoragePluginConfig;
+import org.apache.drill.exec.metastore.MetadataProviderManager;
+import org.apache.drill.exec.physical.base.AbstractGroupScan;
+import org.apache.drill.exec.physical.base.AbstractWriter;
+import org.apache.drill.exec.physical.base.PhysicalOperator;
+import org.apache.drill.exec.physical.base.SchemalessScan;
+import org.apache.drill.exec.server.DrillbitContext;
+import org.apache.drill.exec.server.options.OptionManager;
+import org.apache.drill.exec.store.dfs.BasicFormatMatcher;
+import org.apache.drill.exec.store.dfs.FileSelection;
+import org.apache.drill.exec.store.dfs.FormatMatcher;
+import org.apache.drill.exec.store.dfs.FormatPlugin;
+import org.apache.drill.exec.store.dfs.MagicString;
+import org.apache.drill.exec.store.parquet.ParquetReaderConfig;
+import org.apache.drill.exec.planner.common.DrillStatsTable.TableStatistics;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Drill format plugin for {@code turbo-parquet}: Drill plans the scan (row-group parallelism,
+ * projection, filter and partition pruning through {@link TurboParquetGroupScan}, which reuses
+ * Drill's Parquet metadata), and our scan core reads the row groups. Read-only.
+ */
+public final class TurboParquetFormatPlugin implements FormatPlugin {
+  private static final String DEFAULT_NAME = TurboParquetFormatConfig.NAME;
+  private static final List<Pattern> PATTERNS = List.of(Pattern.compile(".*\\.parquet$"));
+  private static final List<MagicString> MAGIC = List.of(new MagicString(0, new byte[] {'P', 'A', 'R', '1'}));
+
+  private final String name;
+  private final DrillbitContext context;
+  private final Configuration fsConf;
+  private final StoragePluginConfig storageConfig;
+  private final TurboParquetFormatConfig config;
+  private final FormatMatcher matcher;
+
+  /** The constructor Drill's FormatCreator looks for. */
+  public TurboParquetFormatPlugin(String name, DrillbitContext context, Configuration fsConf,
+      StoragePluginConfig storageConfig, TurboParquetFormatConfig config) {
+    this.name = name == null ? DEFAULT_NAME : name;
+    this.context = context;
+    this.fsConf = fsConf;
+    this.storageConfig = storageConfig;
+    this.config = config == null ? new TurboParquetFormatConfig() : config;
+    this.matcher = new Matcher(this);
+  }
+
+  /**
+   * Matches {@code .parquet} files, at a priority below the built-in parquet format's: where both
+   * formats are registered (the bootstrap file registers this one on dfs, s3 and cp), a plain query
+   * keeps Drill's reader and {@code table(...(type => 'turbo-parquet'))} selects ours.
+   */
+  private static final class Matcher extends BasicFormatMatcher {
+    Matcher(TurboParquetFormatPlugin plugin) {
+      super(plugin, PATTERNS, MAGIC);
+    }
+
+    @Override
+    public int priority() {
+      return MEDIUM_PRIORITY - 1;
+    }
+  }
+
+  @Override
+  public boolean supportsRead() {
+    return true;
+  }
+
+  @Override
+  public boolean supportsWrite() {
+    return false;
+  }
+
+  @Override
+  public boolean supportsAutoPartitioning() {
+    return false;
+  }
+
+  @Override
+  public FormatMatcher getMatcher() {
+    return matcher;
+  }
+
+  @Override
+  public AbstractWriter getWriter(PhysicalOperator child, String location, List<String> partitionColumns) {
+    throw new UnsupportedOperationException("turbo-parquet is read-only; write with the parquet format");
+  }
+
+  @Override
+  public AbstractGroupScan getGroupScan(String userName, FileSelection selection, List<SchemaPath> columns)
+      throws IOException {
+    return getGroupScan(userName, selection, columns, (OptionManager) null, null);
+  }
+
+  @Override
+  public AbstractGroupScan getGroupScan(String userName, FileSelection selection, List<SchemaPath> columns,
+      OptionManager options) throws IOException {
+    return getGroupScan(userName, selection, columns, options, null);
+  }
+
+  @Override
+  public AbstractGroupScan getGroupScan(String userName, FileSelection selection, List<SchemaPath> columns,
+      MetadataProviderManager metadataProviderManager) throws IOException {
+    return getGroupScan(userName, selection, columns, null, metadataProviderManager);
+  }
+
+  @Override
+  public AbstractGroupScan getGroupScan(String userName, FileSelection selection, List<SchemaPath> columns,
+      OptionManager options, MetadataProviderManager metadataProviderManager) throws IOException {
+    // Drill's metadata layer (footers, statistics, pruning) reads the files with its own options.
+    ParquetReaderConfig readerConfig = ParquetReaderConfig.builder().withOptions(options).build();
+    TurboParquetGroupScan scan = new TurboParquetGroupScan(userName, selection, this, columns, readerConfig,
+        metadataProviderManager);
+    if (scan.getEntries().isEmpty()) {
+      return new SchemalessScan(userName, scan.getSelectionRoot());
+    }
+    return scan;
+  }
+
+  @Override
+  public boolean supportsStatistics() {
+    return false;
+  }
+
+  @Override
+  public TableStatistics readStatistics(FileSystem fs, Path statsTablePath) {
+    throw new UnsupportedOperationException("turbo-parquet does not read table statistics yet");
+  }
+
+  @Override
+  public void writeStatistics(TableStatistics statistics, FileSystem fs, Path statsTablePath) {
+    throw new UnsupportedOperationException("turbo-parquet does not write table statistics");
+  }
+
+  @Override
+  public TurboParquetFormatConfig getConfig() {
+    return config;
+  }
+
+  @Override
+  public StoragePluginConfig getStorageConfig() {
+    return storageConfig;
+  }
+
+  @Override
+  public Configuration getFsConf() {
+    return fsConf;
+  }
+
+  @Override
+  public DrillbitContext getContext() {
+    return context;
+  }
+
+  @Override
+  public String getName() {
+    return name;
+  }
+}

@@ -1,0 +1,225 @@
+package io.turboparquet.drill;
+
+import com.fasterxml.jackson.annotation.JacksonInject;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonTypeName;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
+import org.apache.drill.common.expression.LogicalExpression;
+import org.apache.drill.common.expression.SchemaPath;
+import org.apache.drill.common.expression.ValueExpressions;
+import org.apache.drill.common.logical.FormatPluginConfig;
+import org.apache.drill.common.logical.StoragePluginConfig;
+import org.apache.drill.exec.metastore.MetadataProviderManager;
+import org.apache.drill.exec.metastore.store.FileSystemMetadataProviderManager;
+import org.apache.drill.exec.metastore.store.parquet.ParquetTableMetadataProvider;
+import org.apache.drill.exec.metastore.store.parquet.ParquetTableMetadataProviderBuilder;
+import org.apache.drill.exec.metastore.store.parquet.ParquetTableMetadataProviderImpl;
+import org.apache.drill.exec.physical.base.GroupScan;
+import org.apache.drill.exec.physical.base.PhysicalOperator;
+import org.apache.drill.exec.proto.CoordinationProtos.DrillbitEndpoint;
+import org.apache.drill.exec.record.metadata.TupleMetadata;
+import org.apache.drill.exec.store.ColumnExplorer;
+import org.apache.drill.exec.store.StoragePluginRegistry;
+import org.apache.drill.exec.store.dfs.DrillFileSystem;
+import org.apache.drill.exec.store.dfs.FileSelection;
+import org.apache.drill.exec.store.dfs.ReadEntryWithPath;
+import org.apache.drill.exec.store.parquet.AbstractParquetGroupScan;
+import org.apache.drill.exec.store.parquet.ParquetReaderConfig;
+import org.apache.drill.exec.util.ImpersonationUtil;
+import org.apache.drill.metastore.metadata.LocationProvider;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The planning side of a turbo-parquet scan. Everything about planning comes from Drill's
+ * {@link AbstractParquetGroupScan} (footers, row-group assignment to fragments with affinity,
+ * projection, filter and limit pushdown, pruning); only the specific scan it hands each fragment is
+ * ours. Mirrors Drill's own ParquetGroupScan without the metadata-cache and metastore paths.
+ */
+@JsonTypeName("turbo-parquet-scan")
+public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
+  private final TurboParquetFormatPlugin formatPlugin;
+  private final Path selectionRoot;
+  private final Path cacheFileRoot;
+
+  @JsonCreator
+  public TurboParquetGroupScan(@JacksonInject StoragePluginRegistry registry,
+      @JsonProperty("userName") String userName,
+      @JsonProperty("entries") List<ReadEntryWithPath> entries,
+      @JsonProperty("storage") StoragePluginConfig storageConfig,
+      @JsonProperty("format") FormatPluginConfig formatConfig,
+      @JsonProperty("columns") List<SchemaPath> columns,
+      @JsonProperty("selectionRoot") Path selectionRoot,
+      @JsonProperty("cacheFileRoot") Path cacheFileRoot,
+      @JsonProperty("readerConfig") ParquetReaderConfig readerConfig,
+      @JsonProperty("filter") LogicalExpression filter,
+      @JsonProperty("schema") TupleMetadata schema) throws IOException {
+    super(ImpersonationUtil.resolveUserName(userName), columns, entries, readerConfig, filter);
+    Objects.requireNonNull(storageConfig, "storage");
+    Objects.requireNonNull(formatConfig, "format");
+    this.cacheFileRoot = cacheFileRoot;
+    this.formatPlugin = registry.resolveFormat(storageConfig, formatConfig, TurboParquetFormatPlugin.class);
+    DrillFileSystem fs = ImpersonationUtil.createFileSystem(ImpersonationUtil.resolveUserName(userName),
+        formatPlugin.getFsConf());
+    this.metadataProvider = defaultTableMetadataProviderBuilder(new FileSystemMetadataProviderManager())
+        .withEntries(this.entries)
+        .withSelectionRoot(selectionRoot)
+        .withCacheFileRoot(cacheFileRoot)
+        .withReaderConfig(readerConfig)
+        .withFileSystem(fs)
+        .withCorrectCorruptedDates(false)
+        .withSchema(schema)
+        .build();
+    ParquetTableMetadataProvider provider = (ParquetTableMetadataProvider) this.metadataProvider;
+    this.selectionRoot = provider.getSelectionRoot();
+    this.fileSet = provider.getFileSet();
+    init();
+  }
+
+  public TurboParquetGroupScan(String userName, FileSelection selection, TurboParquetFormatPlugin formatPlugin,
+      List<SchemaPath> columns, ParquetReaderConfig readerConfig, MetadataProviderManager metadataProviderManager)
+      throws IOException {
+    super(userName, columns, new ArrayList<>(), readerConfig, ValueExpressions.BooleanExpression.TRUE);
+    this.formatPlugin = formatPlugin;
+    this.cacheFileRoot = selection.getCacheFileRoot();
+    DrillFileSystem fs = ImpersonationUtil.createFileSystem(ImpersonationUtil.resolveUserName(userName),
+        formatPlugin.getFsConf());
+    MetadataProviderManager source = metadataProviderManager == null || metadataProviderManager.usesMetastore()
+        ? new FileSystemMetadataProviderManager() : metadataProviderManager;
+    ParquetTableMetadataProvider provider = defaultTableMetadataProviderBuilder(source)
+        .withSelection(selection)
+        .withReaderConfig(readerConfig)
+        .withFileSystem(fs)
+        .withCorrectCorruptedDates(false)
+        .build();
+    this.selectionRoot = provider.getSelectionRoot();
+    this.entries = provider.getEntries();
+    this.fileSet = provider.getFileSet();
+    this.metadataProvider = provider;
+    init();
+    checkMetadataConsistency(selection, formatPlugin.getFsConf());
+  }
+
+  private TurboParquetGroupScan(TurboParquetGroupScan that, FileSelection selection) {
+    super(that);
+    this.formatPlugin = that.formatPlugin;
+    this.selectionRoot = that.selectionRoot;
+    this.cacheFileRoot = selection == null ? that.cacheFileRoot : selection.getCacheFileRoot();
+  }
+
+  @JsonProperty("format")
+  public TurboParquetFormatConfig getFormatConfig() {
+    return formatPlugin.getConfig();
+  }
+
+  @JsonProperty("storage")
+  public StoragePluginConfig getEngineConfig() {
+    return formatPlugin.getStorageConfig();
+  }
+
+  @Override
+  @JsonProperty
+  public Path getSelectionRoot() {
+    return selectionRoot;
+  }
+
+  @JsonProperty
+  public Path getCacheFileRoot() {
+    return cacheFileRoot;
+  }
+
+  @Override
+  public TurboParquetRowGroupScan getSpecificScan(int minorFragmentId) {
+    return new TurboParquetRowGroupScan(getUserName(), formatPlugin, getReadEntries(minorFragmentId), columns,
+        readerConfig, selectionRoot, filter, tableMetadata == null ? null : tableMetadata.getSchema());
+  }
+
+  @Override
+  public PhysicalOperator getNewWithChildren(List<PhysicalOperator> children) {
+    if (!children.isEmpty()) {
+      throw new IllegalArgumentException("a scan has no children");
+    }
+    return new TurboParquetGroupScan(this, null);
+  }
+
+  @Override
+  public GroupScan clone(List<SchemaPath> columns) {
+    TurboParquetGroupScan scan = new TurboParquetGroupScan(this, null);
+    scan.columns = columns;
+    return scan;
+  }
+
+  @Override
+  public TurboParquetGroupScan clone(FileSelection selection) throws IOException {
+    TurboParquetGroupScan scan = new TurboParquetGroupScan(this, selection);
+    scan.modifyFileSelection(selection);
+    scan.init();
+    return scan;
+  }
+
+  @Override
+  public String toString() {
+    String filterString = getFilterString();
+    return "TurboParquetGroupScan [entries=" + entries + ", selectionRoot=" + selectionRoot
+        + ", numFiles=" + getEntries().size() + ", numRowGroups=" + getRowGroupsMetadata().size()
+        + (filterString.isEmpty() ? "" : ", filter=" + filterString) + ", columns=" + columns + "]";
+  }
+
+  @Override
+  protected AbstractParquetGroupScan cloneWithFileSelection(Collection<Path> filePaths) throws IOException {
+    FileSelection selection = new FileSelection(null, new ArrayList<>(filePaths), getSelectionRoot(), cacheFileRoot,
+        false);
+    return clone(selection);
+  }
+
+  @Override
+  protected RowGroupScanFilterer<?> getFilterer() {
+    return new Filterer(this);
+  }
+
+  @Override
+  protected Collection<DrillbitEndpoint> getDrillbits() {
+    return formatPlugin.getContext().getBits();
+  }
+
+  @Override
+  protected boolean supportsFileImplicitColumns() {
+    return selectionRoot != null;
+  }
+
+  @Override
+  protected List<String> getPartitionValues(LocationProvider locationProvider) {
+    return ColumnExplorer.listPartitionValues(locationProvider.getPath(), selectionRoot, false);
+  }
+
+  @Override
+  protected ParquetTableMetadataProviderBuilder<?> defaultTableMetadataProviderBuilder(
+      MetadataProviderManager source) {
+    return new ParquetTableMetadataProviderImpl.Builder(source);
+  }
+
+  @Override
+  protected ParquetTableMetadataProviderBuilder<?> tableMetadataProviderBuilder(MetadataProviderManager source) {
+    return defaultTableMetadataProviderBuilder(source);
+  }
+
+  private static final class Filterer extends RowGroupScanFilterer<Filterer> {
+    Filterer(TurboParquetGroupScan source) {
+      super(source);
+    }
+
+    @Override
+    protected AbstractParquetGroupScan getNewScan() {
+      return new TurboParquetGroupScan((TurboParquetGroupScan) source, null);
+    }
+
+    @Override
+    protected Filterer self() {
+      return this;
+    }
+  }
+}

@@ -1,0 +1,197 @@
+package io.turboparquet.drill;
+
+import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.SchemaNode;
+import io.turboparquet.scan.Batch;
+import io.turboparquet.scan.RowGroupScanner;
+import io.turboparquet.scan.ScanContext;
+import io.turboparquet.scan.ScanMetrics;
+import io.turboparquet.scan.ScanOptions;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.drill.common.exceptions.ExecutionSetupException;
+import org.apache.drill.common.exceptions.UserException;
+import org.apache.drill.common.expression.SchemaPath;
+import org.apache.drill.common.types.TypeProtos.MinorType;
+import org.apache.drill.common.types.Types;
+import org.apache.drill.exec.ExecConstants;
+import org.apache.drill.exec.exception.SchemaChangeException;
+import org.apache.drill.exec.expr.TypeHelper;
+import org.apache.drill.exec.ops.OperatorContext;
+import org.apache.drill.exec.physical.impl.OutputMutator;
+import org.apache.drill.exec.record.MaterializedField;
+import org.apache.drill.exec.server.options.OptionManager;
+import org.apache.drill.exec.store.AbstractRecordReader;
+import org.apache.drill.exec.vector.NullableIntVector;
+import org.apache.drill.exec.vector.ValueVector;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads one row group with the scan core's {@link RowGroupScanner} over the projected columns and
+ * writes each batch into Drill value vectors (by copying, in this increment). Projected columns
+ * the file lacks come out as nullable INT nulls, as from Drill's own reader; a query that projects
+ * no column (count(*)) gets row counts only.
+ */
+final class TurboParquetRecordReader extends AbstractRecordReader {
+  private static final Logger logger = LoggerFactory.getLogger(TurboParquetRecordReader.class);
+
+  private final Path path;
+  private final FileMetadata metadata;
+  private final int rowGroupIndex;
+  private final long rowsToRead;
+  private final FileSystem fs;
+  private final OptionManager options;
+  private final List<DrillColumn> columns = new ArrayList<>();
+  private final List<ValueVector> vectors = new ArrayList<>();
+  private final List<NullableIntVector> missing = new ArrayList<>();
+  private final ScanMetrics metrics = new ScanMetrics();
+  private RowGroupScanner scanner;
+  private int batchSize;
+  private long rowsDone;
+
+  TurboParquetRecordReader(OptionManager options, Path path, FileMetadata metadata, int rowGroupIndex,
+      long numRecordsToRead, List<SchemaPath> projection, FileSystem fs) {
+    this.options = options;
+    this.path = path;
+    this.metadata = metadata;
+    this.rowGroupIndex = rowGroupIndex;
+    // Drill plans a file without row groups as one entry with row group -1: schema only, no rows.
+    long rows = rowGroupIndex < 0 ? 0 : metadata.rowGroups().get(rowGroupIndex).numRows();
+    this.rowsToRead = numRecordsToRead < 0 ? rows : Math.min(rows, numRecordsToRead);
+    this.fs = fs;
+    setColumns(projection);
+  }
+
+  @Override
+  public void setup(OperatorContext context, OutputMutator output) throws ExecutionSetupException {
+    boolean microsTimestamp = options.getBoolean(ExecConstants.PARQUET_READER_TIMESTAMP_MICROS_AS_INT64);
+    boolean microsTime = options.getBoolean(ExecConstants.PARQUET_READER_TIME_MICROS_AS_INT64);
+    boolean int96 = options.getBoolean(ExecConstants.PARQUET_READER_INT96_AS_TIMESTAMP);
+    batchSize = (int) Math.max(1, Math.min(ValueVector.MAX_ROW_COUNT - 1,
+        options.getLong(ExecConstants.PARQUET_FLAT_BATCH_NUM_RECORDS)));
+    try {
+      List<ColumnDescriptor> chosen = new ArrayList<>();
+      if (isStarQuery()) {
+        chosen.addAll(metadata.schema().columns());
+      } else if (!isSkipQuery()) {
+        for (SchemaPath column : getColumns()) {
+          ColumnDescriptor c = resolve(column);
+          if (c == null) {
+            String name = column.getRootSegmentPath();
+            missing.add(output.addField(MaterializedField.create(name, Types.optional(MinorType.INT)),
+                NullableIntVector.class));
+          } else if (!chosen.contains(c)) {
+            chosen.add(c);
+          }
+        }
+      }
+      for (ColumnDescriptor c : chosen) {
+        DrillColumn column = DrillColumn.of(c, microsTimestamp, microsTime, int96);
+        columns.add(column);
+        MaterializedField field = MaterializedField.create(c.path().get(0), column.type());
+        vectors.add(output.addField(field,
+            TypeHelper.getValueVectorClass(column.type().getMinorType(), column.type().getMode())));
+      }
+      if (!columns.isEmpty() && rowsToRead > 0) {
+        ScanOptions scanOptions = ScanOptions.builder().batchSize(batchSize).build();
+        ScanContext scanContext = new ScanContext(fs, scanOptions, new DrillBufferSource(context.getAllocator()),
+            context.getScanExecutor(), context.getScanDecodeExecutor(), metrics);
+        List<ColumnDescriptor> projected = columns.stream().map(DrillColumn::column).toList();
+        scanner = new RowGroupScanner(scanContext, metadata, path, rowGroupIndex, projected);
+      }
+    } catch (SchemaChangeException e) {
+      throw new ExecutionSetupException(e);
+    } catch (IOException | RuntimeException e) {
+      throw error(e);
+    }
+  }
+
+  /**
+   * The leaf a projected column names, matching names case-insensitively as Drill does; null when
+   * the file has no such column. Anything below the top level is a nested column we do not read.
+   */
+  private ColumnDescriptor resolve(SchemaPath column) {
+    String name = column.getRootSegmentPath().toLowerCase(Locale.ROOT);
+    for (SchemaNode child : metadata.schema().root().children()) {
+      if (!child.name().toLowerCase(Locale.ROOT).equals(name)) {
+        continue;
+      }
+      if (child.column() == null) {
+        ColumnDescriptor first = metadata.schema().columns().stream()
+            .filter(c -> c.path().get(0).equals(child.name())).findFirst().orElse(null);
+        if (first != null) {
+          throw DrillColumn.nested(first);
+        }
+        return null;
+      }
+      if (!column.isLeaf() || !child.column().isFlat()) {
+        throw DrillColumn.nested(child.column());
+      }
+      return child.column();
+    }
+    return null;
+  }
+
+  @Override
+  public int next() {
+    long remaining = rowsToRead - rowsDone;
+    if (remaining <= 0) {
+      return 0;
+    }
+    int rows;
+    try {
+      if (scanner == null) {
+        rows = (int) Math.min(batchSize, remaining);
+      } else {
+        Batch batch = scanner.next();
+        if (batch == null) {
+          return 0;
+        }
+        rows = (int) Math.min(batch.rows(), remaining);
+        for (int i = 0; i < columns.size(); i++) {
+          columns.get(i).write(batch.columns().get(i), vectors.get(i), rows);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      throw error(e);
+    }
+    for (NullableIntVector v : missing) {
+      v.allocateNew(rows);
+      v.getBitsVector().getBuffer().setZero(0, rows);
+      v.getMutator().setValueCount(rows);
+    }
+    rowsDone += rows;
+    return rows;
+  }
+
+  private UserException error(Exception e) {
+    if (e instanceof UserException u) {
+      return u;
+    }
+    return UserException.dataReadError(e)
+        .message("turbo-parquet failed to read %s: %s", path, e.getMessage())
+        .addContext("File", path.toString())
+        .addContext("Row group", rowGroupIndex)
+        .build(logger);
+  }
+
+  @Override
+  public void close() {
+    if (scanner != null) {
+      scanner.close();
+      scanner = null;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "TurboParquetRecordReader[file=" + path + ", rowGroup=" + rowGroupIndex + ", rows=" + rowsToRead
+        + ", read=" + rowsDone + "]";
+  }
+}

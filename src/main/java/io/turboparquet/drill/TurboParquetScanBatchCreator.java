@@ -1,0 +1,88 @@
+package io.turboparquet.drill;
+
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.FooterReader;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.drill.common.exceptions.ExecutionSetupException;
+import org.apache.drill.common.exceptions.UserException;
+import org.apache.drill.exec.ops.ExecutorFragmentContext;
+import org.apache.drill.exec.ops.OperatorContext;
+import org.apache.drill.exec.physical.impl.BatchCreator;
+import org.apache.drill.exec.physical.impl.ScanBatch;
+import org.apache.drill.exec.record.RecordBatch;
+import org.apache.drill.exec.store.ColumnExplorer;
+import org.apache.drill.exec.store.RecordReader;
+import org.apache.drill.exec.store.dfs.DrillFileSystem;
+import org.apache.drill.exec.store.parquet.RowGroupReadEntry;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds the scan operator of a fragment: a {@link ScanBatch} with one {@link TurboParquetRecordReader}
+ * per row group, footers read once per file with our footer decoder, implicit and partition
+ * columns from Drill's {@link ColumnExplorer}. Row groups are pruned at planning time by Drill;
+ * run-time pruning is not done here yet.
+ */
+public final class TurboParquetScanBatchCreator implements BatchCreator<TurboParquetRowGroupScan> {
+  private static final Logger logger = LoggerFactory.getLogger(TurboParquetScanBatchCreator.class);
+
+  @Override
+  public ScanBatch getBatch(ExecutorFragmentContext context, TurboParquetRowGroupScan scan,
+      List<RecordBatch> children) throws ExecutionSetupException {
+    if (!children.isEmpty()) {
+      throw new ExecutionSetupException("a scan has no children");
+    }
+    OperatorContext operator = context.newOperatorContext(scan);
+    ColumnExplorer explorer = new ColumnExplorer(context.getOptions(), scan.getColumns());
+    TurboParquetRowGroupScan rowGroupScan = explorer.isStarQuery() ? scan : scan.copy(explorer.getTableColumns());
+
+    DrillFileSystem fs;
+    try {
+      // Not tracking: the core reads on the scan and decode pools, not only the fragment's thread.
+      fs = operator.newNonTrackingFileSystem(scan.getFormatPlugin().getFsConf());
+    } catch (IOException e) {
+      throw new ExecutionSetupException("turbo-parquet could not open the file system: " + e.getMessage(), e);
+    }
+    Map<Path, FileMetadata> footers = new HashMap<>();
+    List<RecordReader> readers = new ArrayList<>();
+    List<Map<String, String>> implicitColumns = new ArrayList<>();
+    Map<String, String> widest = new LinkedHashMap<>();
+    for (RowGroupReadEntry entry : rowGroupScan.getRowGroupReadEntries()) {
+      FileMetadata metadata = footers.computeIfAbsent(entry.getPath(), p -> readFooter(fs, p));
+      readers.add(new TurboParquetRecordReader(context.getOptions(), entry.getPath(), metadata,
+          entry.getRowGroupIndex(), entry.getNumRecordsToRead(), rowGroupScan.getColumns(), fs));
+      Map<String, String> implicit = explorer.populateColumns(entry.getPath(),
+          rowGroupScan.getPartitionValues(entry), rowGroupScan.supportsFileImplicitColumns(), fs,
+          entry.getRowGroupIndex(), entry.getStart(), entry.getLength());
+      implicitColumns.add(implicit);
+      if (implicit.size() > widest.size()) {
+        widest = implicit;
+      }
+    }
+    // Every reader must carry the same implicit columns: the missing ones are null.
+    for (Map<String, String> implicit : implicitColumns) {
+      for (String key : widest.keySet()) {
+        implicit.putIfAbsent(key, null);
+      }
+    }
+    return new ScanBatch(context, operator, readers, implicitColumns);
+  }
+
+  private static FileMetadata readFooter(DrillFileSystem fs, Path path) {
+    try (FSDataInputStream in = fs.open(path)) {
+      return FooterReader.read(in, path.toString(), fs.getFileStatus(path).getLen());
+    } catch (IOException | RuntimeException e) {
+      throw UserException.dataReadError(e)
+          .message("turbo-parquet could not read the footer of %s: %s", path, e.getMessage())
+          .addContext("File", path.toString())
+          .build(logger);
+    }
+  }
+}
