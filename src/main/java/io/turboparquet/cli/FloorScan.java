@@ -6,9 +6,7 @@ import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.io.BufferSource;
-import io.turboparquet.io.BufferedDirectBufInputStream;
 import io.turboparquet.io.ChunkInput;
-import io.turboparquet.io.DirectBufInputStream;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.page.ChunkLocation;
 import io.turboparquet.page.Page;
@@ -42,11 +40,7 @@ final class FloorScan {
         ColumnChunkMeta chunk = rg.column(column.index());
         ChunkLocation location = new ChunkLocation(meta.file(), rg.index(), chunk);
         try (FSDataInputStream in = FileOpener.open(fs, path, meta.fileLength(), options.readAheadHint())) {
-          ChunkInput input = options.bufferedReads()
-              ? new BufferedDirectBufInputStream(in, meta.file(), meta.fileLength(), chunk.startOffset(),
-                  chunk.totalCompressedSize(), bufferSize, buffers)
-              : new DirectBufInputStream(in, meta.file(), meta.fileLength(), chunk.startOffset(),
-                  chunk.totalCompressedSize(), buffers);
+          ChunkInput input = options.openChunk(in, meta, chunk, bufferSize, buffers);
           PageDecompressor decompressor = new PageDecompressor(location, buffers, options.verifyChecksums());
           try (PageReader pages = new PageReader(input, location)) {
             Page page;

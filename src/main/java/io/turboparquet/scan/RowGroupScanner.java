@@ -5,9 +5,7 @@ import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
-import io.turboparquet.io.BufferedDirectBufInputStream;
 import io.turboparquet.io.ChunkInput;
-import io.turboparquet.io.DirectBufInputStream;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.page.AsyncPageReader;
 import io.turboparquet.page.ChunkLocation;
@@ -56,12 +54,7 @@ public final class RowGroupScanner implements AutoCloseable {
         FSDataInputStream in = FileOpener.open(context.fileSystem(), path, meta.fileLength(),
             options.readAheadHint());
         streams.add(in);
-        long start = chunk.startOffset();
-        ChunkInput input = options.bufferedReads()
-            ? new BufferedDirectBufInputStream(in, file, meta.fileLength(), start, chunk.totalCompressedSize(),
-                bufferSize, context.buffers())
-            : new DirectBufInputStream(in, file, meta.fileLength(), start, chunk.totalCompressedSize(),
-                context.buffers());
+        ChunkInput input = options.openChunk(in, meta, chunk, bufferSize, context.buffers());
         PageReader pageReader = new PageReader(input, location);
         PageSource pages = options.asyncPageReads()
             ? new AsyncPageReader(pageReader, context.scanPool(), options.queueDepth(), prefetch)

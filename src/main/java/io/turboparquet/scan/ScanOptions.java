@@ -1,5 +1,14 @@
 package io.turboparquet.scan;
 
+import io.turboparquet.format.ColumnChunkMeta;
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.io.BufferSource;
+import io.turboparquet.io.BufferedDirectBufInputStream;
+import io.turboparquet.io.ChunkInput;
+import io.turboparquet.io.DirectBufInputStream;
+import java.io.IOException;
+import org.apache.hadoop.fs.FSDataInputStream;
+
 /**
  * How a scan reads and decodes: immutable, validated, built once at the boundary (CLI flags, or
  * Drill session options and format config) and never changed by the core.
@@ -74,6 +83,19 @@ public record ScanOptions(
   public int bufferSizeFor(int columns) {
     long share = memoryBudget / 2 / ((long) Math.max(1, columns) * (queueDepth + 1));
     return (int) Math.min(bufferSize, Math.max(MIN_BUFFER_SIZE, share));
+  }
+
+  /**
+   * The stream over one column chunk these options ask for: buffered through a read buffer of
+   * {@code bufferSize} bytes, or one exact read per page.
+   */
+  public ChunkInput openChunk(FSDataInputStream in, FileMetadata meta, ColumnChunkMeta chunk, int bufferSize,
+      BufferSource buffers) throws IOException {
+    return bufferedReads
+        ? new BufferedDirectBufInputStream(in, meta.file(), meta.fileLength(), chunk.startOffset(),
+            chunk.totalCompressedSize(), bufferSize, buffers)
+        : new DirectBufInputStream(in, meta.file(), meta.fileLength(), chunk.startOffset(),
+            chunk.totalCompressedSize(), buffers);
   }
 
   /** Bytes of pages that read-ahead may hold queued, over all columns: the other half of the budget. */
