@@ -1,7 +1,6 @@
 package io.turboparquet.io;
 
 import io.netty.buffer.ByteBuf;
-import io.turboparquet.format.PageHeaders;
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -9,7 +8,7 @@ import java.io.InputStream;
  * A stream over one byte range of a file (a column chunk): bytes for the page-header decoder
  * through {@link InputStream}, page bodies as buffers through {@link #getNext(int)}.
  */
-public abstract class ChunkInput extends InputStream implements PageHeaders.CountingPosition {
+public abstract class ChunkInput extends InputStream {
   private long readNanos;
   private long bytesRead;
   private long readCalls;
@@ -21,7 +20,6 @@ public abstract class ChunkInput extends InputStream implements PageHeaders.Coun
   public abstract ByteBuf getNext(int n) throws IOException;
 
   /** File offset of the next byte. */
-  @Override
   public abstract long position();
 
   /** Nanoseconds spent waiting on the file system so far. */

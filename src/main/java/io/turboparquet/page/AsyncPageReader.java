@@ -6,7 +6,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Reads a chunk's pages ahead of the consumer on the scan pool and hands them over through a
@@ -25,7 +24,6 @@ public final class AsyncPageReader implements PageSource {
   private final int depth;
   private final PrefetchBudget budget;
   private final AtomicBoolean running = new AtomicBoolean();
-  private final AtomicLong waitNanos = new AtomicLong();
   private final Object lock = new Object();
   private volatile boolean closed;
   private volatile boolean producerDone;
@@ -46,27 +44,18 @@ public final class AsyncPageReader implements PageSource {
     startTask();
   }
 
-  /** Nanoseconds the consumer spent waiting for pages. */
-  public long waitNanos() {
-    return waitNanos.get();
-  }
-
   @Override
   public Page next() throws IOException {
     if (consumerDone) {
       return null;
     }
-    ReadStatus status = queue.poll();
-    if (status == null) {
-      long t0 = System.nanoTime();
-      try {
-        status = queue.take();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted waiting for a page");
-      } finally {
-        waitNanos.addAndGet(System.nanoTime() - t0);
-      }
+    // The consumer (ColumnChunkReader) times this call as page-reader wait.
+    ReadStatus status;
+    try {
+      status = queue.take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted waiting for a page");
     }
     if (status.page() == null) {
       consumerDone = true;
@@ -106,9 +95,8 @@ public final class AsyncPageReader implements PageSource {
       while (!closed && !producerDone && hasRoom()) {
         ReadStatus status;
         try {
-          long t0 = System.nanoTime();
           Page page = reader.next();
-          status = page == null ? ReadStatus.END : new ReadStatus(page, null, System.nanoTime() - t0);
+          status = page == null ? ReadStatus.END : new ReadStatus(page, null);
         } catch (Throwable t) {
           status = ReadStatus.failed(t);
         }

@@ -62,6 +62,7 @@ final class ColumnChunkReader implements AutoCloseable {
   private long waitNanos;
   private long decompressNanos;
   private long decodeNanos;
+  private long bytesDecompressed;
 
   ColumnChunkReader(ChunkLocation location, PageSource pages, ChunkInput input, BufferSource source,
       boolean verifyChecksums, ScanMetrics metrics) {
@@ -240,7 +241,7 @@ final class ColumnChunkReader implements AutoCloseable {
         long d0 = System.nanoTime();
         ByteBuf bytes = decompressor.decompress(p);
         decompressNanos += System.nanoTime() - d0;
-        metrics.addDecompress(0, h.uncompressedSize());
+        bytesDecompressed += h.uncompressedSize();
         if (h.type() == PageType.DICTIONARY_PAGE) {
           try {
             loadDictionary(bytes, h);
@@ -418,7 +419,7 @@ final class ColumnChunkReader implements AutoCloseable {
       }
       validity = repOut = defOut = null;
       metrics.addPageReaderWait(waitNanos);
-      metrics.addDecompress(decompressNanos, 0);
+      metrics.addDecompress(decompressNanos, bytesDecompressed);
       metrics.addDecode(decodeNanos);
       metrics.addDiskRead(input.readNanos(), input.bytesRead(), input.readCalls());
     }
