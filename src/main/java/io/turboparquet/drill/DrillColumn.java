@@ -68,6 +68,12 @@ final class DrillColumn {
     return type;
   }
 
+  /** Whether the vector is variable-width (offsets and bytes), for the profile's split of copy time. */
+  boolean isVariableWidth() {
+    return conversion == Conversion.VARIABLE || conversion == Conversion.FIXED_TO_VARIABLE
+        || conversion == Conversion.LONG_TO_DECIMAL;
+  }
+
   /** The Drill column for a flat Parquet column; options as Drill's own reader reads them. */
   static DrillColumn of(ColumnDescriptor c, boolean timestampMicrosAsInt64, boolean timeMicrosAsInt64,
       boolean int96AsTimestamp) {

@@ -1,28 +1,78 @@
 package io.turboparquet.drill;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonTypeName;
+import java.util.Objects;
 import org.apache.drill.common.logical.FormatPluginConfig;
 
 /**
- * The {@code turbo-parquet} format of a file system storage plugin. It has no options yet: knobs of
- * our own will be properties here (per storage plugin, overridable through Drill's table function).
+ * The {@code turbo-parquet} format of a file system storage plugin, with the knobs Drill's session
+ * options do not cover. Every property is optional (null means the documented default), set per
+ * storage plugin in its JSON and overridable per query through Drill's table function, e.g.
+ * {@code table(dfs.`/data/t`(type => 'turbo-parquet', memoryBudget => 67108864))}. Drill builds
+ * the table function's parameters from this class's fields, so field names are the property names.
  */
 @JsonTypeName(TurboParquetFormatConfig.NAME)
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public final class TurboParquetFormatConfig implements FormatPluginConfig {
   public static final String NAME = "turbo-parquet";
 
+  /** Bytes of read buffers and read-ahead pages one row group's scan may hold (default 256 MiB). */
+  private final Long memoryBudget;
+  /**
+   * Decode the columns of a batch in parallel. Null follows {@code store.parquet.reader.columnreader.async}
+   * where a user set it (system or session), and is on otherwise.
+   */
+  private final Boolean parallelDecode;
+  /** Check page CRC32s where the writer stored them (default false). */
+  private final Boolean verifyChecksums;
+
+  public TurboParquetFormatConfig() {
+    this(null, null, null);
+  }
+
+  @JsonCreator
+  public TurboParquetFormatConfig(@JsonProperty("memoryBudget") Long memoryBudget,
+      @JsonProperty("parallelDecode") Boolean parallelDecode,
+      @JsonProperty("verifyChecksums") Boolean verifyChecksums) {
+    this.memoryBudget = memoryBudget;
+    this.parallelDecode = parallelDecode;
+    this.verifyChecksums = verifyChecksums;
+  }
+
+  @JsonProperty
+  public Long getMemoryBudget() {
+    return memoryBudget;
+  }
+
+  @JsonProperty
+  public Boolean getParallelDecode() {
+    return parallelDecode;
+  }
+
+  @JsonProperty
+  public Boolean getVerifyChecksums() {
+    return verifyChecksums;
+  }
+
   @Override
   public boolean equals(Object o) {
-    return o instanceof TurboParquetFormatConfig;
+    return o instanceof TurboParquetFormatConfig that
+        && Objects.equals(memoryBudget, that.memoryBudget)
+        && Objects.equals(parallelDecode, that.parallelDecode)
+        && Objects.equals(verifyChecksums, that.verifyChecksums);
   }
 
   @Override
   public int hashCode() {
-    return NAME.hashCode();
+    return Objects.hash(NAME, memoryBudget, parallelDecode, verifyChecksums);
   }
 
   @Override
   public String toString() {
-    return "TurboParquetFormatConfig[]";
+    return "TurboParquetFormatConfig[memoryBudget=" + memoryBudget + ", parallelDecode=" + parallelDecode
+        + ", verifyChecksums=" + verifyChecksums + "]";
   }
 }

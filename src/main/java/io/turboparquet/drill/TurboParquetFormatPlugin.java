@@ -33,6 +33,10 @@ public final class TurboParquetFormatPlugin implements FormatPlugin {
   private static final List<Pattern> PATTERNS = List.of(Pattern.compile(".*\\.parquet$"));
   private static final List<MagicString> MAGIC = List.of(new MagicString(0, new byte[] {'P', 'A', 'R', '1'}));
 
+  static {
+    ScanMetric.registerNames(TurboParquetRowGroupScan.OPERATOR_TYPE);
+  }
+
   private final String name;
   private final DrillbitContext context;
   private final Configuration fsConf;

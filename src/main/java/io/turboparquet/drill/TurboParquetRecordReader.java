@@ -2,6 +2,7 @@ package io.turboparquet.drill;
 
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.SchemaNode;
 import io.turboparquet.scan.Batch;
 import io.turboparquet.scan.RowGroupScanner;
@@ -21,6 +22,7 @@ import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.exec.exception.SchemaChangeException;
 import org.apache.drill.exec.expr.TypeHelper;
 import org.apache.drill.exec.ops.OperatorContext;
+import org.apache.drill.exec.ops.OperatorStats;
 import org.apache.drill.exec.physical.impl.OutputMutator;
 import org.apache.drill.exec.record.MaterializedField;
 import org.apache.drill.exec.server.options.OptionManager;
@@ -47,17 +49,24 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
   private final long rowsToRead;
   private final FileSystem fs;
   private final OptionManager options;
+  private final TurboParquetFormatConfig config;
   private final List<DrillColumn> columns = new ArrayList<>();
   private final List<ValueVector> vectors = new ArrayList<>();
   private final List<NullableIntVector> missing = new ArrayList<>();
   private final ScanMetrics metrics = new ScanMetrics();
   private RowGroupScanner scanner;
+  private OperatorStats stats;
+  private ScanOptions scanOptions;
   private int batchSize;
   private long rowsDone;
+  private long fixedWidthNanos;
+  private long variableWidthNanos;
+  private long processNanos;
 
-  TurboParquetRecordReader(OptionManager options, Path path, FileMetadata metadata, int rowGroupIndex,
-      long numRecordsToRead, List<SchemaPath> projection, FileSystem fs) {
+  TurboParquetRecordReader(OptionManager options, TurboParquetFormatConfig config, Path path, FileMetadata metadata,
+      int rowGroupIndex, long numRecordsToRead, List<SchemaPath> projection, FileSystem fs) {
     this.options = options;
+    this.config = config;
     this.path = path;
     this.metadata = metadata;
     this.rowGroupIndex = rowGroupIndex;
@@ -70,11 +79,11 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
 
   @Override
   public void setup(OperatorContext context, OutputMutator output) throws ExecutionSetupException {
+    long start = System.nanoTime();
+    stats = context.getStats();
     boolean microsTimestamp = options.getBoolean(ExecConstants.PARQUET_READER_TIMESTAMP_MICROS_AS_INT64);
     boolean microsTime = options.getBoolean(ExecConstants.PARQUET_READER_TIME_MICROS_AS_INT64);
     boolean int96 = options.getBoolean(ExecConstants.PARQUET_READER_INT96_AS_TIMESTAMP);
-    batchSize = (int) Math.max(1, Math.min(ValueVector.MAX_ROW_COUNT - 1,
-        options.getLong(ExecConstants.PARQUET_FLAT_BATCH_NUM_RECORDS)));
     try {
       List<ColumnDescriptor> chosen = new ArrayList<>();
       if (isStarQuery()) {
@@ -98,17 +107,21 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
         vectors.add(output.addField(field,
             TypeHelper.getValueVectorClass(column.type().getMinorType(), column.type().getMode())));
       }
+      List<ColumnDescriptor> projected = columns.stream().map(DrillColumn::column).toList();
+      RowGroupMeta rowGroup = rowGroupIndex < 0 ? null : metadata.rowGroups().get(rowGroupIndex);
+      scanOptions = DrillScanOptions.of(options, config, rowGroup, projected);
+      batchSize = scanOptions.batchSize();
       if (!columns.isEmpty() && rowsToRead > 0) {
-        ScanOptions scanOptions = ScanOptions.builder().batchSize(batchSize).build();
         ScanContext scanContext = new ScanContext(fs, scanOptions, new DrillBufferSource(context.getAllocator()),
             context.getScanExecutor(), context.getScanDecodeExecutor(), metrics);
-        List<ColumnDescriptor> projected = columns.stream().map(DrillColumn::column).toList();
         scanner = new RowGroupScanner(scanContext, metadata, path, rowGroupIndex, projected);
       }
     } catch (SchemaChangeException e) {
       throw new ExecutionSetupException(e);
     } catch (IOException | RuntimeException e) {
       throw error(e);
+    } finally {
+      processNanos += System.nanoTime() - start;
     }
   }
 
@@ -140,6 +153,15 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
 
   @Override
   public int next() {
+    long start = System.nanoTime();
+    try {
+      return readBatch();
+    } finally {
+      processNanos += System.nanoTime() - start;
+    }
+  }
+
+  private int readBatch() {
     long remaining = rowsToRead - rowsDone;
     if (remaining <= 0) {
       return 0;
@@ -155,7 +177,14 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
         }
         rows = (int) Math.min(batch.rows(), remaining);
         for (int i = 0; i < columns.size(); i++) {
-          columns.get(i).write(batch.columns().get(i), vectors.get(i), rows);
+          long t = System.nanoTime();
+          DrillColumn column = columns.get(i);
+          column.write(batch.columns().get(i), vectors.get(i), rows);
+          if (column.isVariableWidth()) {
+            variableWidthNanos += System.nanoTime() - t;
+          } else {
+            fixedWidthNanos += System.nanoTime() - t;
+          }
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -186,6 +215,11 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     if (scanner != null) {
       scanner.close();
       scanner = null;
+    }
+    if (stats != null) {
+      ProfileMetrics.report(stats, metrics, scanOptions, rowGroupIndex < 0 ? 0 : 1, rowsDone, fixedWidthNanos,
+          variableWidthNanos, processNanos);
+      stats = null;
     }
   }
 

@@ -56,7 +56,7 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
     Map<String, String> widest = new LinkedHashMap<>();
     for (RowGroupReadEntry entry : rowGroupScan.getRowGroupReadEntries()) {
       FileMetadata metadata = footers.computeIfAbsent(entry.getPath(), p -> readFooter(fs, p));
-      readers.add(new TurboParquetRecordReader(context.getOptions(), entry.getPath(), metadata,
+      readers.add(new TurboParquetRecordReader(context.getOptions(), scan.getFormatConfig(), entry.getPath(), metadata,
           entry.getRowGroupIndex(), entry.getNumRecordsToRead(), rowGroupScan.getColumns(), fs));
       Map<String, String> implicit = explorer.populateColumns(entry.getPath(),
           rowGroupScan.getPartitionValues(entry), rowGroupScan.supportsFileImplicitColumns(), fs,

@@ -88,15 +88,15 @@ public class TurboParquetDrillTest extends ClusterTest {
     String allButPrice = "l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_discount, l_tax, "
         + "l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, l_comment";
     same(t, allButPrice);
-    assertEquals(t + " (select * schema)", run("select * from " + table(t, "parquet") + " limit 1").schema,
-        run("select * from " + table(t, TurboParquetFormatConfig.NAME) + " limit 1").schema);
+    assertEquals(t + " (select * schema)", run("select * from " + table(t, "parquet") + " limit 1").schema(),
+        run("select * from " + table(t, TurboParquetFormatConfig.NAME) + " limit 1").schema());
     sameAsParquetJava(t, file.path(), "l_extendedprice");
     same(t, "l_orderkey, l_shipdate, l_comment");
     // Implicit columns come from Drill's ColumnExplorer; a column the file lacks is a nullable INT of nulls.
     same(t, "l_orderkey, filename, no_such_column", "l_linenumber = 3");
     // Drill's names are case-insensitive; LIMIT is pushed into the row-group scan.
     same(t, "L_ORDERKEY, l_Comment", "L_LINENUMBER = 1");
-    assertEquals(7, run("select * from " + table(t, TurboParquetFormatConfig.NAME) + " limit 7").rows.size());
+    assertEquals(7, run("select * from " + table(t, TurboParquetFormatConfig.NAME) + " limit 7").rows().size());
     same(t, "l_partkey, l_quantity, l_shipmode", "l_shipdate < date '1995-01-01' and l_shipmode = 'MAIL'");
     sameCount(t, "");
     sameCount(t, "where l_discount > 0.05");
@@ -294,16 +294,16 @@ public class TurboParquetDrillTest extends ClusterTest {
     Result expected = run("select " + columns + " from " + table(table, "parquet") + where);
     Result actual = run("select " + columns + " from " + table(table, TurboParquetFormatConfig.NAME) + where);
     String what = table + ": select " + columns + where;
-    assertEquals(what + " (schema)", expected.schema, actual.schema);
-    assertEquals(what + " (row count)", expected.rows.size(), actual.rows.size());
-    for (int i = 0; i < expected.rows.size(); i++) {
-      if (!expected.rows.get(i).equals(actual.rows.get(i))) {
-        String[] e = expected.rows.get(i).split(" \\| ", -1);
-        String[] a = actual.rows.get(i).split(" \\| ", -1);
+    assertEquals(what + " (schema)", expected.schema(), actual.schema());
+    assertEquals(what + " (row count)", expected.rows().size(), actual.rows().size());
+    for (int i = 0; i < expected.rows().size(); i++) {
+      if (!expected.rows().get(i).equals(actual.rows().get(i))) {
+        String[] e = expected.rows().get(i).split(" \\| ", -1);
+        String[] a = actual.rows().get(i).split(" \\| ", -1);
         StringBuilder diff = new StringBuilder();
         for (int c = 0; c < Math.min(e.length, a.length); c++) {
           if (!e[c].equals(a[c])) {
-            diff.append("\n  column ").append(expected.schema.get(c)).append(": parquet ").append(e[c])
+            diff.append("\n  column ").append(expected.schema().get(c)).append(": parquet ").append(e[c])
                 .append(", turbo-parquet ").append(a[c]);
           }
         }
@@ -335,47 +335,8 @@ public class TurboParquetDrillTest extends ClusterTest {
     return "table(dfs.`" + relative + "`(type => '" + type + "'))";
   }
 
-  /** Column names and types, rows as sorted strings, and the cells in the order the query returned them. */
-  private record Result(List<String> schema, List<String> rows, List<List<String>> cells) {
-  }
-
-  /** All batches of a query: the column names and types, and the rows as sorted strings. */
   private static Result run(String sql) throws Exception {
-    List<String> schema = null;
-    List<String> rows = new ArrayList<>();
-    List<List<String>> cells = new ArrayList<>();
-    QueryRowSetIterator batches = client.queryBuilder().sql(sql).rowSetIterator();
-    for (DirectRowSet batch : batches) {
-      try {
-        List<String> batchSchema = new ArrayList<>();
-        for (ColumnMetadata c : batch.schema()) {
-          batchSchema.add(c.name() + " " + c.majorType().toString().replace('\n', ' '));
-        }
-        if (schema == null) {
-          schema = batchSchema;
-        }
-        RowSetReader reader = batch.reader();
-        while (reader.next()) {
-          StringBuilder row = new StringBuilder();
-          List<String> cellsOfRow = new ArrayList<>();
-          for (int i = 0; i < reader.columnCount(); i++) {
-            String v = text(reader.column(i).getObject());
-            cellsOfRow.add(v);
-            row.append(v).append(" | ");
-          }
-          rows.add(row.toString());
-          cells.add(cellsOfRow);
-        }
-      } finally {
-        batch.clear();
-      }
-    }
-    rows.sort(null);
-    return new Result(schema == null ? List.of() : schema, rows, cells);
-  }
-
-  private static String text(Object v) {
-    return v instanceof byte[] b ? HexFormat.of().formatHex(b) : String.valueOf(v);
+    return Result.of(client, sql);
   }
 
   /**
@@ -388,13 +349,13 @@ public class TurboParquetDrillTest extends ClusterTest {
     String all = columns.stream().map(c -> "`" + c.dottedPath() + "`").collect(Collectors.joining(", "));
     Result expected = run("select " + all + " from " + table(table, "parquet"));
     Result actual = run("select " + all + " from " + table(table, TurboParquetFormatConfig.NAME));
-    assertEquals(table + " (schema)", expected.schema, actual.schema);
-    assertEquals(table + " (row count)", expected.cells.size(), actual.cells.size());
+    assertEquals(table + " (schema)", expected.schema(), actual.schema());
+    assertEquals(table + " (row count)", expected.cells().size(), actual.cells().size());
     List<ColumnDescriptor> keep = new ArrayList<>();
     for (int c = 0; c < columns.size(); c++) {
       int row = -1;
-      for (int r = 0; r < expected.cells.size() && row < 0; r++) {
-        if (!expected.cells.get(r).get(c).equals(actual.cells.get(r).get(c))) {
+      for (int r = 0; r < expected.cells().size() && row < 0; r++) {
+        if (!expected.cells().get(r).get(c).equals(actual.cells().get(r).get(c))) {
           row = r;
         }
       }
@@ -404,14 +365,14 @@ public class TurboParquetDrillTest extends ClusterTest {
       }
       List<String> oracle = oracleTexts(file, columns.get(c));
       List<String> ours = new ArrayList<>();
-      for (List<String> cells : actual.cells) {
+      for (List<String> cells : actual.cells()) {
         ours.add(cells.get(c));
       }
       assertEquals(table + " column " + columns.get(c).dottedPath() + ": turbo-parquet against parquet-java "
-          + "(the built-in reader gave " + expected.cells.get(row).get(c) + " at row " + row + ")", oracle, ours);
+          + "(the built-in reader gave " + expected.cells().get(row).get(c) + " at row " + row + ")", oracle, ours);
       System.out.println(table + ": Drill's built-in reader differs from parquet-java on column "
-          + columns.get(c).dottedPath() + " (row " + row + ": " + expected.cells.get(row).get(c) + " instead of "
-          + actual.cells.get(row).get(c) + "); turbo-parquet agrees with parquet-java; column left out");
+          + columns.get(c).dottedPath() + " (row " + row + ": " + expected.cells().get(row).get(c) + " instead of "
+          + actual.cells().get(row).get(c) + "); turbo-parquet agrees with parquet-java; column left out");
     }
     return keep;
   }
@@ -441,7 +402,7 @@ public class TurboParquetDrillTest extends ClusterTest {
           || logical.startsWith("TIMESTAMP(MILLIS") || logical.startsWith("TIMESTAMP(NANOS")
           || logical.startsWith("TIME(MILLIS") || logical.startsWith("TIME(NANOS")
           || logical.equals("TIMESTAMP_MILLIS") || logical.equals("TIME_MILLIS")) {
-        out.add(text(v));
+        out.add(Result.text(v));
       } else {
         throw new AssertionError("no parquet-java check for column " + c.dottedPath() + " of type "
             + c.physicalType() + " " + logical + " yet");
@@ -454,7 +415,7 @@ public class TurboParquetDrillTest extends ClusterTest {
     return footer(file).schema().columns().stream().allMatch(c -> c.isFlat() && c.path().size() == 1);
   }
 
-  private static FileMetadata footer(Path file) throws IOException {
+  static FileMetadata footer(Path file) throws IOException {
     FileSystem fs = FileSystem.getLocal(new Configuration());
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(file.toUri());
     try (FSDataInputStream in = fs.open(p)) {

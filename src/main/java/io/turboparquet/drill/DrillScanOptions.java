@@ -1,0 +1,106 @@
+package io.turboparquet.drill;
+
+import io.turboparquet.format.ColumnChunkMeta;
+import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.RowGroupMeta;
+import io.turboparquet.scan.ScanOptions;
+import java.util.List;
+import org.apache.drill.common.exceptions.UserException;
+import org.apache.drill.exec.ExecConstants;
+import org.apache.drill.exec.server.options.OptionManager;
+import org.apache.drill.exec.server.options.OptionValue;
+import org.apache.drill.exec.vector.ValueVector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns Drill's session options (the ones its own Parquet reader honours) and the format config
+ * into the core's {@link ScanOptions}. The pools are the drillbit's, so thread counts stay at their
+ * defaults here. See docs/options.md for the table.
+ */
+final class DrillScanOptions {
+  private static final Logger logger = LoggerFactory.getLogger(DrillScanOptions.class);
+
+  private DrillScanOptions() {
+  }
+
+  /** Options for reading {@code rowGroup}'s {@code columns}; batch rows sized as Drill's reader sizes them. */
+  static ScanOptions of(OptionManager options, TurboParquetFormatConfig config, RowGroupMeta rowGroup,
+      List<ColumnDescriptor> columns) {
+    ScanOptions.Builder b = ScanOptions.builder()
+        .asyncPageReads(options.getBoolean(ExecConstants.PARQUET_PAGEREADER_ASYNC))
+        .bufferedReads(options.getBoolean(ExecConstants.PARQUET_PAGEREADER_USE_BUFFERED_READ))
+        .bufferSize(positiveInt(options, ExecConstants.PARQUET_PAGEREADER_BUFFER_SIZE))
+        .readAheadHint(options.getBoolean(ExecConstants.PARQUET_PAGEREADER_USE_FADVISE))
+        .queueDepth(positiveInt(options, ExecConstants.PARQUET_PAGEREADER_QUEUE_SIZE))
+        .parallelDecode(parallelDecode(options, config))
+        .batchSize(batchRows(options, rowGroup, columns));
+    if (config.getMemoryBudget() != null) {
+      if (config.getMemoryBudget() < ScanOptions.MIN_BUFFER_SIZE) {
+        throw UserException.validationError()
+            .message("turbo-parquet format property memoryBudget must be at least %d bytes, not %d",
+                ScanOptions.MIN_BUFFER_SIZE, config.getMemoryBudget())
+            .build(logger);
+      }
+      b.memoryBudget(config.getMemoryBudget());
+    }
+    if (config.getVerifyChecksums() != null) {
+      b.verifyChecksums(config.getVerifyChecksums());
+    }
+    return b.build();
+  }
+
+  /**
+   * The format config decides when it says; otherwise Drill's column-reader option where a user set
+   * it; otherwise on. Drill's own default (off) exists because its parallel column readers made its
+   * scans slower; ours are the reason this reader is fast, so an unset option does not turn them off.
+   */
+  static boolean parallelDecode(OptionManager options, TurboParquetFormatConfig config) {
+    if (config.getParallelDecode() != null) {
+      return config.getParallelDecode();
+    }
+    OptionValue set = options.getOption(ExecConstants.PARQUET_COLUMNREADER_ASYNC);
+    if (set != null && set.scope != OptionValue.OptionScope.BOOT) {
+      return set.bool_val;
+    }
+    return true;
+  }
+
+  /**
+   * {@code store.parquet.flat.batch.num_records}, lowered so that a batch of the projected columns
+   * fits {@code store.parquet.flat.batch.memory_size} (or, when that is 0, Drill's operator output
+   * batch size), estimating a row's bytes from the row group's uncompressed sizes as Drill's
+   * reader does.
+   */
+  static int batchRows(OptionManager options, RowGroupMeta rowGroup, List<ColumnDescriptor> columns) {
+    long rows = Math.max(1, Math.min(ValueVector.MAX_ROW_COUNT - 1,
+        options.getLong(ExecConstants.PARQUET_FLAT_BATCH_NUM_RECORDS)));
+    long memory = options.getLong(ExecConstants.PARQUET_FLAT_BATCH_MEMORY_SIZE);
+    if (memory <= 0) {
+      memory = options.getLong(ExecConstants.OUTPUT_BATCH_SIZE);
+    }
+    if (rowGroup == null || rowGroup.numRows() <= 0 || memory <= 0) {
+      return (int) rows;
+    }
+    double rowBytes = 0;
+    for (ColumnDescriptor c : columns) {
+      ColumnChunkMeta chunk = rowGroup.column(c.index());
+      // Uncompressed page bytes per row approximate the values; offsets and validity add 5 bytes.
+      rowBytes += (double) chunk.totalUncompressedSize() / rowGroup.numRows() + 5;
+    }
+    if (rowBytes > 0) {
+      rows = Math.min(rows, Math.max(1, (long) (memory / rowBytes)));
+    }
+    return (int) rows;
+  }
+
+  private static int positiveInt(OptionManager options, String name) {
+    long v = options.getLong(name);
+    if (v < 1 || v > Integer.MAX_VALUE) {
+      throw UserException.validationError()
+          .message("turbo-parquet: option %s must be between 1 and %d, not %d", name, Integer.MAX_VALUE, v)
+          .build(logger);
+    }
+    return (int) v;
+  }
+}

@@ -1,0 +1,68 @@
+package io.turboparquet.drill;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.drill.exec.ops.OperatorMetricRegistry;
+import org.apache.drill.exec.proto.UserBitShared.MajorFragmentProfile;
+import org.apache.drill.exec.proto.UserBitShared.MetricValue;
+import org.apache.drill.exec.proto.UserBitShared.MinorFragmentProfile;
+import org.apache.drill.exec.proto.UserBitShared.OperatorProfile;
+import org.apache.drill.exec.proto.UserBitShared.QueryProfile;
+import org.apache.drill.exec.proto.UserBitShared.StreamProfile;
+import org.apache.drill.test.ClusterFixture;
+import org.apache.drill.test.QueryBuilder.QuerySummary;
+
+/**
+ * The operators of one type in a finished query's profile, read from the drillbit's completed
+ * profile store (written synchronously when {@code exec.query_profile.debug_mode} is on).
+ */
+final class ScanProfiles {
+  private ScanProfiles() {
+  }
+
+  /** One operator's metrics by name (id where the registry has no name), batches and records. */
+  record Operator(Map<String, Long> metrics, long batches, long records, String endpoint) {
+    long metric(String name) {
+      Long v = metrics.get(name);
+      if (v == null) {
+        throw new AssertionError("no metric " + name + " in " + metrics);
+      }
+      return v;
+    }
+  }
+
+  static List<Operator> of(ClusterFixture cluster, QuerySummary summary, String operatorType) throws Exception {
+    QueryProfile profile = cluster.drillbit().getContext().getProfileStoreContext().getCompletedProfileStore()
+        .get(summary.queryIdString());
+    if (profile == null) {
+      throw new AssertionError("no profile for " + summary.queryIdString());
+    }
+    String[] names = OperatorMetricRegistry.getMetricNames(operatorType);
+    List<Operator> out = new ArrayList<>();
+    for (MajorFragmentProfile major : profile.getFragmentProfileList()) {
+      for (MinorFragmentProfile minor : major.getMinorFragmentProfileList()) {
+        for (OperatorProfile op : minor.getOperatorProfileList()) {
+          if (!operatorType.equals(op.getOperatorTypeName())) {
+            continue;
+          }
+          Map<String, Long> metrics = new LinkedHashMap<>();
+          for (MetricValue m : op.getMetricList()) {
+            int id = m.getMetricId();
+            metrics.put(names != null && id < names.length ? names[id] : String.valueOf(id), m.getLongValue());
+          }
+          long batches = 0;
+          long records = 0;
+          for (StreamProfile s : op.getInputProfileList()) {
+            batches += s.getBatches();
+            records += s.getRecords();
+          }
+          String endpoint = minor.getEndpoint().getAddress() + ":" + minor.getEndpoint().getControlPort();
+          out.add(new Operator(metrics, batches, records, endpoint));
+        }
+      }
+    }
+    return out;
+  }
+}

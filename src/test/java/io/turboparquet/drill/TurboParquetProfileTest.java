@@ -1,0 +1,245 @@
+package io.turboparquet.drill;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.RowGroupMeta;
+import io.turboparquet.testing.GeneratedFile;
+import io.turboparquet.testing.TestFileGenerator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.apache.drill.exec.ExecConstants;
+import org.apache.drill.exec.ops.OperatorMetricRegistry;
+import org.apache.drill.exec.store.CommonParquetRecordReader;
+import org.apache.drill.test.ClusterFixture;
+import org.apache.drill.test.ClusterTest;
+import org.apache.drill.test.QueryBuilder.QuerySummary;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * What a turbo-parquet scan shows in the query profile and how Drill's session options, the format
+ * config and its table function steer it: each honoured option changes what the profile reports,
+ * the page and row counts agree with parquet-java's and Drill's own reader's, and count(*) is
+ * answered from the footers.
+ */
+public class TurboParquetProfileTest extends ClusterTest {
+  private static final String SCAN = TurboParquetRowGroupScan.OPERATOR_TYPE;
+  private static final String COLUMNS = "l_orderkey, l_quantity, l_shipdate, l_comment, l_shipmode";
+
+  private static Path data;
+  private static GeneratedFile lineitem;
+  private static String table;
+
+  @BeforeClass
+  public static void setup() throws Exception {
+    startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
+        .sessionOption(ExecConstants.QUERY_PROFILE_DEBUG_OPTION, true)
+        .configProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
+        .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
+    data = dirTestWatcher.getRootDir().toPath();
+    lineitem = TestFileGenerator.lineitemLike(Files.createDirectories(data.resolve("li")), 40_000,
+        CompressionCodecName.SNAPPY);
+    table = "li/" + lineitem.path().getFileName();
+  }
+
+  @Test
+  public void metricNamesAreDrillsParquetNamesFollowedByOurs() throws Exception {
+    scanMetrics("select l_orderkey from " + turbo(table)); // the plugin registers its names when Drill creates it
+    String[] drill = OperatorMetricRegistry.getMetricNames("PARQUET_ROW_GROUP_SCAN");
+    String[] ours = OperatorMetricRegistry.getMetricNames(SCAN);
+    assertEquals(Arrays.stream(CommonParquetRecordReader.Metric.values()).map(Enum::name).toList(),
+        Arrays.asList(drill));
+    assertTrue(ours.length > drill.length);
+    assertEquals(Arrays.asList(drill), Arrays.asList(ours).subList(0, drill.length));
+  }
+
+  @Test
+  public void countsAgreeWithParquetJavaAndDrillsReader() throws Exception {
+    String sql = "select " + COLUMNS + " from ";
+    Map<String, Long> ours = scanMetrics(sql + turbo(table));
+    FileMetadata footer = TurboParquetDrillTest.footer(lineitem.path());
+    List<Integer> leaves = List.of(0, 4, 10, 15, 14);
+    assertEquals(footer.rowGroups().size(), (long) ours.get("NUM_ROWGROUPS"));
+    assertEquals(footer.numRows(), (long) ours.get("NUM_ROWS"));
+    assertEquals(dataPages(lineitem.path(), leaves), (long) ours.get("NUM_DATA_PAGE_lOADS"));
+    assertEquals(ours.get("NUM_DATA_PAGE_lOADS"), ours.get("NUM_DATA_PAGES_DECOMPRESSED"));
+    long chunkBytes = 0;
+    for (RowGroupMeta rg : footer.rowGroups()) {
+      for (int leaf : leaves) {
+        chunkBytes += rg.column(leaf).totalCompressedSize();
+      }
+    }
+    // Every projected chunk is read, and nothing else (the buffered stream may read a little past a chunk).
+    assertTrue(ours.toString(), ours.get("TOTAL_READ_BYTES") >= chunkBytes);
+    assertTrue(ours.toString(), ours.get("TOTAL_READ_BYTES") < chunkBytes + footer.rowGroups().size() * leaves.size()
+        * (1L << 20));
+    // Drill's reader counts the same pages under the same names.
+    Map<String, Long> drills = metrics(sql + builtIn(table), "PARQUET_ROW_GROUP_SCAN");
+    for (String name : List.of("NUM_ROWGROUPS", "NUM_DATA_PAGE_lOADS", "NUM_DICT_PAGE_LOADS")) {
+      assertEquals(name, drills.get(name), ours.get(name));
+    }
+  }
+
+  @Test
+  public void everyHonouredSessionOptionShowsInTheProfile() throws Exception {
+    String sql = "select " + COLUMNS + " from " + turbo(table);
+    Result expected = Result.of(client, "select " + COLUMNS + " from " + builtIn(table));
+    Map<String, Long> defaults = scanMetrics(sql);
+    assertEquals(1L, (long) defaults.get("OPTION_ASYNC_PAGE_READS"));
+    assertEquals(1L, (long) defaults.get("OPTION_BUFFERED_READS"));
+    assertEquals(1L << 20, (long) defaults.get("OPTION_BUFFER_SIZE"));
+    assertEquals(0L, (long) defaults.get("OPTION_READ_AHEAD_HINT"));
+    assertEquals(2L, (long) defaults.get("OPTION_QUEUE_DEPTH"));
+    assertEquals(1L, (long) defaults.get("OPTION_PARALLEL_DECODE"));
+    assertEquals(32_767L, (long) defaults.get("OPTION_BATCH_ROWS"));
+
+    Map<String, Long> sync = withSession(ExecConstants.PARQUET_PAGEREADER_ASYNC, false, sql, expected);
+    assertEquals(0L, (long) sync.get("OPTION_ASYNC_PAGE_READS"));
+    // Without async reads the decoding thread reads each page itself: all read time is wait time.
+    assertTrue(sync.toString(), sync.get("TIME_DISK_SCAN_WAIT") >= sync.get("TIME_DISK_SCAN"));
+
+    Map<String, Long> direct = withSession(ExecConstants.PARQUET_PAGEREADER_USE_BUFFERED_READ, false, sql, expected);
+    assertEquals(0L, (long) direct.get("OPTION_BUFFERED_READS"));
+    assertTrue("direct reads issue a read per page: " + direct + " vs " + defaults,
+        direct.get("NUM_READ_CALLS") > defaults.get("NUM_READ_CALLS"));
+    assertTrue(direct.get("NUM_READ_CALLS") >= direct.get("NUM_DATA_PAGE_lOADS"));
+
+    Map<String, Long> small = withSession(ExecConstants.PARQUET_PAGEREADER_BUFFER_SIZE, 8192L, sql, expected);
+    assertEquals(8192L, (long) small.get("OPTION_BUFFER_SIZE"));
+    assertTrue("a smaller buffer takes more reads: " + small + " vs " + defaults,
+        small.get("NUM_READ_CALLS") > defaults.get("NUM_READ_CALLS"));
+
+    assertEquals(1L, (long) withSession(ExecConstants.PARQUET_PAGEREADER_USE_FADVISE, true, sql, expected)
+        .get("OPTION_READ_AHEAD_HINT"));
+    assertEquals(7L, (long) withSession(ExecConstants.PARQUET_PAGEREADER_QUEUE_SIZE, 7L, sql, expected)
+        .get("OPTION_QUEUE_DEPTH"));
+    assertEquals(0L, (long) withSession(ExecConstants.PARQUET_COLUMNREADER_ASYNC, false, sql, expected)
+        .get("OPTION_PARALLEL_DECODE"));
+
+    Map<String, Long> rows = withSession(ExecConstants.PARQUET_FLAT_BATCH_NUM_RECORDS, 1000L, sql, expected);
+    assertEquals(1000L, (long) rows.get("OPTION_BATCH_ROWS"));
+    // 40 batches of 1000 rows, and possibly ScanBatch's schema-only batch first.
+    assertEquals(40_000, lastScan.records());
+    assertTrue(lastScan.toString(), lastScan.batches() == 40 || lastScan.batches() == 41);
+    // A byte limit on batches lowers the rows per batch in proportion to the row width.
+    long memory = withSession(ExecConstants.PARQUET_FLAT_BATCH_MEMORY_SIZE, 100_000L, sql, expected)
+        .get("OPTION_BATCH_ROWS");
+    assertTrue("rows per batch under a 100 KB limit: " + memory, memory > 100 && memory < 5000);
+  }
+
+  @Test
+  public void formatConfigKnobsThroughTheTableFunction() throws Exception {
+    Result expected = Result.of(client, "select " + COLUMNS + " from " + builtIn(table));
+    String knobs = "table(dfs.`" + table + "`(type => 'turbo-parquet', memoryBudget => 65536, "
+        + "parallelDecode => false, verifyChecksums => true))";
+    Result actual = Result.of(client, "select " + COLUMNS + " from " + knobs);
+    assertEquals(expected, actual);
+    Map<String, Long> m = scanMetrics("select " + COLUMNS + " from " + knobs);
+    assertEquals(65536L, (long) m.get("OPTION_MEMORY_BUDGET"));
+    assertEquals(0L, (long) m.get("OPTION_PARALLEL_DECODE"));
+    // The format config wins over the session option.
+    client.alterSession(ExecConstants.PARQUET_COLUMNREADER_ASYNC, false);
+    try {
+      assertEquals(1L, (long) scanMetrics("select " + COLUMNS + " from table(dfs.`" + table
+          + "`(type => 'turbo-parquet', parallelDecode => true))").get("OPTION_PARALLEL_DECODE"));
+    } finally {
+      client.resetSession(ExecConstants.PARQUET_COLUMNREADER_ASYNC);
+    }
+    try {
+      client.queryBuilder().sql("select l_orderkey from table(dfs.`" + table
+          + "`(type => 'turbo-parquet', memoryBudget => 10))").run();
+      throw new AssertionError("a 10-byte memory budget should be refused");
+    } catch (Exception e) {
+      assertTrue(e.getMessage(), e.getMessage().contains("memoryBudget must be at least"));
+    }
+  }
+
+  @Test
+  public void countStarIsAnsweredFromTheFooters() throws Exception {
+    for (String count : List.of("count(*)", "count(l_orderkey)", "count(l_comment)")) {
+      String sql = "select " + count + " from " + turbo(table);
+      String plan = client.queryBuilder().sql(sql).explainText();
+      assertTrue(plan, plan.contains("DirectScan") || plan.contains("DynamicPojoRecordReader"));
+      assertFalse(plan, plan.contains("TurboParquetGroupScan"));
+      assertEquals(40_000L, client.queryBuilder().sql(sql).singletonLong());
+    }
+    // A filter needs the rows: then the scan runs.
+    String filtered = "select count(*) from " + turbo(table) + " where l_linenumber = 1";
+    assertTrue(client.queryBuilder().sql(filtered).explainText().contains("TurboParquetGroupScan"));
+    assertEquals(client.queryBuilder().sql(filtered.replace("turbo-parquet", "parquet")).singletonLong(),
+        client.queryBuilder().sql(filtered).singletonLong());
+  }
+
+  private static Map<String, Long> withSession(String option, Object value, String sql, Result expected)
+      throws Exception {
+    set(option, value);
+    try {
+      assertEquals(option + " = " + value, expected, Result.of(client, sql));
+      return scanMetrics(sql);
+    } finally {
+      client.resetSession(option);
+    }
+  }
+
+  private static void set(String option, Object value) {
+    client.alterSession(option, value);
+  }
+
+  private static String turbo(String relative) {
+    return "table(dfs.`" + relative + "`(type => '" + TurboParquetFormatConfig.NAME + "'))";
+  }
+
+  private static String builtIn(String relative) {
+    return "table(dfs.`" + relative + "`(type => 'parquet'))";
+  }
+
+  private static Map<String, Long> scanMetrics(String sql) throws Exception {
+    return metrics(sql, SCAN);
+  }
+
+  /** The scan operator of the last query {@link #metrics} ran. */
+  private static ScanProfiles.Operator lastScan;
+
+  /** Runs the query and returns the named metrics of its (single) operator of the given type. */
+  private static Map<String, Long> metrics(String sql, String operatorType) throws Exception {
+    QuerySummary summary = client.queryBuilder().sql(sql).run();
+    assertTrue(summary.toString(), summary.succeeded());
+    List<ScanProfiles.Operator> scans = ScanProfiles.of(cluster, summary, operatorType);
+    assertEquals(sql, 1, scans.size());
+    lastScan = scans.get(0);
+    return lastScan.metrics();
+  }
+
+  /** parquet-java's count of data pages of the given leaf columns over the whole file. */
+  private static long dataPages(Path file, List<Integer> leaves) throws Exception {
+    long pages = 0;
+    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(
+        new org.apache.hadoop.fs.Path(file.toUri()), new Configuration()))) {
+      List<org.apache.parquet.column.ColumnDescriptor> columns = reader.getFileMetaData().getSchema().getColumns();
+      PageReadStore rowGroup;
+      while ((rowGroup = reader.readNextRowGroup()) != null) {
+        for (int leaf : leaves) {
+          PageReader pagesOfChunk = rowGroup.getPageReader(columns.get(leaf));
+          DataPage page;
+          while ((page = pagesOfChunk.readPage()) != null) {
+            pages++;
+          }
+        }
+      }
+    }
+    return pages;
+  }
+}
