@@ -207,6 +207,7 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
         .message("turbo-parquet failed to read %s: %s", path, e.getMessage())
         .addContext("File", path.toString())
         .addContext("Row group", rowGroupIndex)
+        .addContext("Columns", columns.stream().map(c -> c.column().dottedPath()).toList().toString())
         .build(logger);
   }
 

@@ -13,7 +13,15 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.drill.common.exceptions.UserException;
 import org.apache.drill.exec.ExecConstants;
+import org.apache.drill.exec.proto.UserBitShared.QueryId;
+import org.apache.drill.exec.proto.UserBitShared.QueryResult.QueryState;
+import org.apache.drill.exec.rpc.ConnectionThrottle;
+import org.apache.drill.exec.rpc.user.QueryDataBatch;
+import org.apache.drill.exec.rpc.user.UserResultsListener;
 import org.apache.drill.exec.ops.OperatorMetricRegistry;
 import org.apache.drill.exec.store.CommonParquetRecordReader;
 import org.apache.drill.test.ClusterFixture;
@@ -181,6 +189,54 @@ public class TurboParquetProfileTest extends ClusterTest {
     assertTrue(client.queryBuilder().sql(filtered).explainText().contains("TurboParquetGroupScan"));
     assertEquals(client.queryBuilder().sql(filtered.replace("turbo-parquet", "parquet")).singletonLong(),
         client.queryBuilder().sql(filtered).singletonLong());
+  }
+
+  @Test
+  public void cancelledQueryStopsItsScanAndFreesItsBuffers() throws Exception {
+    // Small batches so that the scan is still running when the first one arrives and we cancel.
+    client.alterSession(ExecConstants.PARQUET_FLAT_BATCH_NUM_RECORDS, 100L);
+    try {
+      CancelOnFirstBatch listener = new CancelOnFirstBatch();
+      client.queryBuilder().sql("select " + COLUMNS + " from " + turbo(table)).withListener(listener);
+      assertEquals(QueryState.CANCELED, listener.state.get(60, TimeUnit.SECONDS));
+    } finally {
+      client.resetSession(ExecConstants.PARQUET_FLAT_BATCH_NUM_RECORDS);
+    }
+    // The drillbit goes on serving; the allocator's leak check runs when the cluster closes.
+    assertEquals(40_000L, client.queryBuilder().sql("select count(l_orderkey) from " + turbo(table)
+        + " where l_orderkey > 0").singletonLong());
+  }
+
+  /** Cancels the query when its first batch of rows arrives and reports how it ended. */
+  private static final class CancelOnFirstBatch implements UserResultsListener {
+    final CompletableFuture<QueryState> state = new CompletableFuture<>();
+    private volatile QueryId id;
+    private boolean cancelled;
+
+    @Override
+    public void queryIdArrived(QueryId queryId) {
+      id = queryId;
+    }
+
+    @Override
+    public void submissionFailed(UserException ex) {
+      state.completeExceptionally(ex);
+    }
+
+    @Override
+    public synchronized void dataArrived(QueryDataBatch result, ConnectionThrottle throttle) {
+      result.release();
+      if (!cancelled && result.getHeader().getRowCount() > 0) {
+        cancelled = true;
+        // Not from Drill's RPC thread, which may not send.
+        CompletableFuture.runAsync(() -> client.client().cancelQuery(id));
+      }
+    }
+
+    @Override
+    public void queryCompleted(QueryState queryState) {
+      state.complete(queryState);
+    }
   }
 
   private static Map<String, Long> withSession(String option, Object value, String sql, Result expected)
