@@ -5,6 +5,7 @@ import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.scan.ColumnBatch;
 import java.math.BigInteger;
 import java.util.Locale;
+import java.util.TimeZone;
 import org.apache.drill.common.exceptions.UserException;
 import org.apache.drill.common.types.TypeProtos.DataMode;
 import org.apache.drill.common.types.TypeProtos.MajorType;
@@ -47,8 +48,15 @@ final class DrillColumn {
     /** FIXED_LEN_BYTE_ARRAY / INT96 slots as variable-width values of the fixed length. */
     FIXED_TO_VARIABLE,
     /** INT32 / INT64 unscaled decimal to VARDECIMAL's big-endian two's complement bytes. */
-    LONG_TO_DECIMAL
+    LONG_TO_DECIMAL,
+    /** INT96 (nanos of day, Julian day) to TIMESTAMP milliseconds in the JVM's zone, as Drill's reader. */
+    INT96_TO_MILLIS,
+    /** INTERVAL's 12 bytes (months, days, millis) into Drill's 16-byte INTERVAL slots. */
+    INTERVAL
   }
+
+  /** The Julian day number of 1970-01-01. */
+  private static final long JULIAN_EPOCH_DAY = 2_440_588L;
 
   private final ColumnDescriptor column;
   private final MajorType type;
@@ -121,18 +129,15 @@ final class DrillColumn {
             : new DrillColumn(c, Types.withMode(MinorType.TIME, mode), Conversion.MICROS_TO_MILLIS_INT);
         default -> throw unsupported(c);
       };
-      case INT96 -> {
-        if (int96AsTimestamp) {
-          throw unsupported(c);
-        }
-        yield new DrillColumn(c, Types.withMode(MinorType.VARBINARY, mode), Conversion.FIXED_TO_VARIABLE);
-      }
+      case INT96 -> int96AsTimestamp
+          ? new DrillColumn(c, Types.withMode(MinorType.TIMESTAMP, mode), Conversion.INT96_TO_MILLIS)
+          : new DrillColumn(c, Types.withMode(MinorType.VARBINARY, mode), Conversion.FIXED_TO_VARIABLE);
       case BYTE_ARRAY -> switch (logical) {
         case "UTF8", "STRING", "ENUM" -> new DrillColumn(c, Types.withMode(MinorType.VARCHAR, mode), Conversion.VARIABLE);
         default -> new DrillColumn(c, Types.withMode(MinorType.VARBINARY, mode), Conversion.VARIABLE);
       };
       case FIXED_LEN_BYTE_ARRAY -> switch (logical) {
-        case "INTERVAL" -> throw unsupported(c);
+        case "INTERVAL" -> new DrillColumn(c, Types.withMode(MinorType.INTERVAL, mode), Conversion.INTERVAL);
         default -> new DrillColumn(c, Types.withMode(MinorType.VARBINARY, mode), Conversion.FIXED_TO_VARIABLE);
       };
     };
@@ -189,6 +194,27 @@ final class DrillColumn {
         ByteBuf out = data(values);
         for (int i = 0; i < rows; i++) {
           out.setInt(4 * i, (int) (src.getLongLE(8 * i) / 1000));
+        }
+      }
+      case INT96_TO_MILLIS -> {
+        ((FixedWidthVector) vector).allocateNew(rows);
+        ByteBuf out = data(values);
+        TimeZone zone = TimeZone.getDefault();
+        for (int i = 0; i < rows; i++) {
+          long nanosOfDay = src.getLongLE(12 * i);
+          long day = src.getIntLE(12 * i + 8);
+          long utc = (day - JULIAN_EPOCH_DAY) * MILLIS_PER_DAY + nanosOfDay / 1_000_000;
+          out.setLong(8 * i, utc + zone.getOffset(utc));
+        }
+      }
+      case INTERVAL -> {
+        ((FixedWidthVector) vector).allocateNew(rows);
+        ByteBuf out = data(values);
+        for (int i = 0; i < rows; i++) {
+          out.setInt(16 * i, src.getIntLE(12 * i));
+          out.setInt(16 * i + 4, src.getIntLE(12 * i + 4));
+          out.setInt(16 * i + 8, src.getIntLE(12 * i + 8));
+          out.setInt(16 * i + 12, 0);
         }
       }
       case BOOLEAN_BITS -> {

@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.RowGroupMeta;
+import io.turboparquet.testing.CorpusFiles;
 import io.turboparquet.testing.GeneratedFile;
 import io.turboparquet.testing.TestFileGenerator;
 import java.nio.file.Files;
@@ -32,7 +33,14 @@ import org.apache.parquet.column.page.DataPage;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -189,6 +197,51 @@ public class TurboParquetProfileTest extends ClusterTest {
     assertTrue(client.queryBuilder().sql(filtered).explainText().contains("TurboParquetGroupScan"));
     assertEquals(client.queryBuilder().sql(filtered.replace("turbo-parquet", "parquet")).singletonLong(),
         client.queryBuilder().sql(filtered).singletonLong());
+  }
+
+  @Test
+  public void typeOptionsAndRareTypesAsTheBuiltInReader() throws Exception {
+    Path dir = Files.createDirectories(data.resolve("types"));
+    Files.copy(CorpusFiles.file("alltypes_plain.parquet"), dir.resolve("alltypes_plain.parquet"));
+    String int96 = "select id, timestamp_col from ";
+    // INT96 is binary by default and a timestamp with the option on.
+    assertEquals(Result.of(client, int96 + builtIn("types/alltypes_plain.parquet")),
+        Result.of(client, int96 + turbo("types/alltypes_plain.parquet")));
+    client.alterSession(ExecConstants.PARQUET_READER_INT96_AS_TIMESTAMP, true);
+    try {
+      Result expected = Result.of(client, int96 + builtIn("types/alltypes_plain.parquet"));
+      assertTrue(expected.schema().toString(), expected.schema().get(1).contains("TIMESTAMP"));
+      assertEquals(expected, Result.of(client, int96 + turbo("types/alltypes_plain.parquet")));
+    } finally {
+      client.resetSession(ExecConstants.PARQUET_READER_INT96_AS_TIMESTAMP);
+    }
+    // INTERVAL (months, days, millis), required and optional.
+    MessageType schema = MessageTypeParser.parseMessageType("message t { required int32 id; "
+        + "required fixed_len_byte_array(12) iv (INTERVAL); optional fixed_len_byte_array(12) ivn (INTERVAL); }");
+    SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+    try (ParquetWriter<Group> w = ExampleParquetWriter.builder(
+        new org.apache.hadoop.fs.Path(dir.resolve("interval.parquet").toUri()))
+        .withConf(new Configuration()).withType(schema).build()) {
+      for (int i = 0; i < 500; i++) {
+        Group g = groups.newGroup();
+        g.add("id", i);
+        g.add("iv", interval(i % 13, i % 29, i * 1000));
+        if (i % 4 != 0) {
+          g.add("ivn", interval(i, 2 * i, 3 * i));
+        }
+        w.write(g);
+      }
+    }
+    Result expected = Result.of(client, "select * from " + builtIn("types/interval.parquet"));
+    assertTrue(expected.schema().toString(), expected.schema().get(1).contains("INTERVAL"));
+    Result actual = Result.of(client, "select * from " + turbo("types/interval.parquet"));
+    assertEquals(expected.schema(), actual.schema());
+    assertEquals(expected.rows(), actual.rows());
+  }
+
+  private static Binary interval(int months, int days, int millis) {
+    return Binary.fromConstantByteArray(java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.LITTLE_ENDIAN)
+        .putInt(months).putInt(days).putInt(millis).array());
   }
 
   @Test

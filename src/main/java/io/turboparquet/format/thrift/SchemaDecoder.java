@@ -81,7 +81,9 @@ final class SchemaDecoder {
       }
     }
     r.require(name != null, "SchemaElement.name");
-    if (logical == null && converted != UNSET) {
+    // parquet-java writes INTERVAL as converted type INTERVAL with logical type UNKNOWN: the
+    // LogicalType union has no interval member, so the converted type says more.
+    if ((logical == null || "UNKNOWN".equals(logical)) && converted != UNSET) {
       logical = ThriftEnums.convertedType(converted); // unknown ids fall through as unannotated
       if ("DECIMAL".equals(logical)) {
         logical = "DECIMAL(" + orZero(precision) + "," + orZero(scale) + ")";
