@@ -1,9 +1,9 @@
 package io.turboparquet.drill;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.util.internal.PlatformDependent;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.scan.ColumnBatch;
-import java.math.BigInteger;
 import java.util.Locale;
 import java.util.TimeZone;
 import org.apache.drill.common.exceptions.UserException;
@@ -165,66 +165,70 @@ final class DrillColumn {
     return new int[] {Integer.parseInt(ps[0].trim()), Integer.parseInt(ps[1].trim())};
   }
 
-  /** Writes the first {@code rows} rows of {@code batch} into {@code vector} and sets its value count. */
+  /**
+   * Writes the first {@code rows} rows of {@code batch} into {@code vector} and sets its value count.
+   * Per-value conversions run over raw addresses: both sides' capacities are checked once per batch.
+   */
   void write(ColumnBatch batch, ValueVector vector, int rows) {
     boolean nullable = vector instanceof NullableVector;
     ValueVector values = nullable ? ((NullableVector) vector).getValuesVector() : vector;
     ByteBuf src = batch.values().values();
+    int width = batch.values().width();
     switch (conversion) {
       case COPY -> {
         ((FixedWidthVector) vector).allocateNew(rows);
-        data(values).setBytes(0, src, 0, rows * batch.values().width());
+        data(values).setBytes(0, src, 0, rows * width);
       }
       case DAYS_TO_MILLIS -> {
-        ((FixedWidthVector) vector).allocateNew(rows);
-        ByteBuf out = data(values);
+        long in = input(src, rows, 4);
+        long out = fixedOutput(vector, values, rows, 8);
         for (int i = 0; i < rows; i++) {
-          out.setLong(8 * i, src.getIntLE(4 * i) * MILLIS_PER_DAY);
+          PlatformDependent.putLong(out + 8L * i, PlatformDependent.getInt(in + 4L * i) * MILLIS_PER_DAY);
         }
       }
       case MICROS_TO_MILLIS -> {
-        ((FixedWidthVector) vector).allocateNew(rows);
-        ByteBuf out = data(values);
+        long in = input(src, rows, 8);
+        long out = fixedOutput(vector, values, rows, 8);
         for (int i = 0; i < rows; i++) {
-          out.setLong(8 * i, src.getLongLE(8 * i) / 1000);
+          PlatformDependent.putLong(out + 8L * i, PlatformDependent.getLong(in + 8L * i) / 1000);
         }
       }
       case MICROS_TO_MILLIS_INT -> {
-        ((FixedWidthVector) vector).allocateNew(rows);
-        ByteBuf out = data(values);
+        long in = input(src, rows, 8);
+        long out = fixedOutput(vector, values, rows, 4);
         for (int i = 0; i < rows; i++) {
-          out.setInt(4 * i, (int) (src.getLongLE(8 * i) / 1000));
+          PlatformDependent.putInt(out + 4L * i, (int) (PlatformDependent.getLong(in + 8L * i) / 1000));
         }
       }
       case INT96_TO_MILLIS -> {
-        ((FixedWidthVector) vector).allocateNew(rows);
-        ByteBuf out = data(values);
+        long in = input(src, rows, 12);
+        long out = fixedOutput(vector, values, rows, 8);
         TimeZone zone = TimeZone.getDefault();
         for (int i = 0; i < rows; i++) {
-          long nanosOfDay = src.getLongLE(12 * i);
-          long day = src.getIntLE(12 * i + 8);
+          long nanosOfDay = PlatformDependent.getLong(in + 12L * i);
+          long day = PlatformDependent.getInt(in + 12L * i + 8);
           long utc = (day - JULIAN_EPOCH_DAY) * MILLIS_PER_DAY + nanosOfDay / 1_000_000;
-          out.setLong(8 * i, utc + zone.getOffset(utc));
+          PlatformDependent.putLong(out + 8L * i, utc + zone.getOffset(utc));
         }
       }
       case INTERVAL -> {
-        ((FixedWidthVector) vector).allocateNew(rows);
-        ByteBuf out = data(values);
+        long in = input(src, rows, 12);
+        long out = fixedOutput(vector, values, rows, 16);
         for (int i = 0; i < rows; i++) {
-          out.setInt(16 * i, src.getIntLE(12 * i));
-          out.setInt(16 * i + 4, src.getIntLE(12 * i + 4));
-          out.setInt(16 * i + 8, src.getIntLE(12 * i + 8));
-          out.setInt(16 * i + 12, 0);
+          PlatformDependent.copyMemory(in + 12L * i, out + 16L * i, 12);
+          PlatformDependent.putInt(out + 16L * i + 12, 0);
         }
       }
       case BOOLEAN_BITS -> {
+        long in = input(src, rows, 1);
         ((FixedWidthVector) vector).allocateNew(rows);
-        ByteBuf out = data(values);
-        int bytes = (rows + 7) >>> 3;
-        out.setZero(0, bytes);
+        ByteBuf bits = data(values);
+        long out = address(bits, (rows + 7) >>> 3);
+        bits.setZero(0, (rows + 7) >>> 3);
         for (int i = 0; i < rows; i++) {
-          if (src.getByte(i) != 0) {
-            out.setByte(i >>> 3, out.getByte(i >>> 3) | (1 << (i & 7)));
+          if (PlatformDependent.getByte(in + i) != 0) {
+            long at = out + (i >>> 3);
+            PlatformDependent.putByte(at, (byte) (PlatformDependent.getByte(at) | (1 << (i & 7))));
           }
         }
       }
@@ -236,49 +240,76 @@ final class DrillColumn {
         data(((VariableWidthVector) values).getOffsetVector()).setBytes(0, offsets, 0, 4 * (rows + 1));
       }
       case FIXED_TO_VARIABLE -> {
-        int width = batch.values().width();
         int bytes = Math.multiplyExact(width, rows);
         ((VariableWidthVector) vector).allocateNew(Math.max(bytes, 1), rows);
         data(values).setBytes(0, src, 0, bytes);
-        ByteBuf out = data(((VariableWidthVector) values).getOffsetVector());
+        long out = address(data(((VariableWidthVector) values).getOffsetVector()), 4L * (rows + 1));
         for (int i = 0; i <= rows; i++) {
-          out.setInt(4 * i, i * width);
+          PlatformDependent.putInt(out + 4L * i, i * width);
         }
       }
-      case LONG_TO_DECIMAL -> {
-        int width = batch.values().width();
-        byte[][] encoded = new byte[rows][];
-        int bytes = 0;
-        for (int i = 0; i < rows; i++) {
-          long v = width == 4 ? src.getIntLE(4 * i) : src.getLongLE(8 * i);
-          encoded[i] = BigInteger.valueOf(v).toByteArray();
-          bytes += encoded[i].length;
-        }
-        ((VariableWidthVector) vector).allocateNew(Math.max(bytes, 1), rows);
-        ByteBuf data = data(values);
-        ByteBuf out = data(((VariableWidthVector) values).getOffsetVector());
-        int at = 0;
-        out.setInt(0, 0);
-        for (int i = 0; i < rows; i++) {
-          data.setBytes(at, encoded[i]);
-          at += encoded[i].length;
-          out.setInt(4 * (i + 1), at);
-        }
-      }
+      case LONG_TO_DECIMAL -> writeDecimals(src, width, values, vector, rows);
     }
     if (nullable) {
       ByteBuf validity = batch.validity();
       ByteBuf bits = data(((NullableVector) vector).getBitsVector());
       if (validity == null) {
-        for (int i = 0; i < rows; i++) {
-          bits.setByte(i, 1);
-        }
+        PlatformDependent.setMemory(address(bits, rows), rows, (byte) 1);
       } else {
         bits.setBytes(0, validity, 0, rows);
       }
       markAllSet(vector, rows);
     }
     vector.getMutator().setValueCount(rows);
+  }
+
+  /**
+   * INT32 / INT64 unscaled values as VARDECIMAL's minimal big-endian two's complement bytes (what
+   * {@code BigInteger.toByteArray} gives), without a BigInteger per value: each value's 8 bytes are
+   * written big-endian, shifted so that its minimal form comes first, and the next value overwrites
+   * the rest (the buffer has 8 bytes of slack).
+   */
+  private static void writeDecimals(ByteBuf src, int width, ValueVector values, ValueVector vector, int rows) {
+    long in = input(src, rows, width);
+    int bytes = 0;
+    for (int i = 0; i < rows; i++) {
+      bytes += decimalLength(width == 4 ? PlatformDependent.getInt(in + 4L * i) : PlatformDependent.getLong(in + 8L * i));
+    }
+    ((VariableWidthVector) vector).allocateNew(bytes + 8, rows);
+    long data = address(data(values), bytes + 8L);
+    long offsets = address(data(((VariableWidthVector) values).getOffsetVector()), 4L * (rows + 1));
+    int at = 0;
+    PlatformDependent.putInt(offsets, 0);
+    for (int i = 0; i < rows; i++) {
+      long v = width == 4 ? PlatformDependent.getInt(in + 4L * i) : PlatformDependent.getLong(in + 8L * i);
+      int n = decimalLength(v);
+      PlatformDependent.putLong(data + at, Long.reverseBytes(v << (8 * (8 - n))));
+      at += n;
+      PlatformDependent.putInt(offsets + 4L * (i + 1), at);
+    }
+  }
+
+  /** Bytes of {@code BigInteger.valueOf(v).toByteArray()}: bitLength / 8 + 1. */
+  static int decimalLength(long v) {
+    return (64 - Long.numberOfLeadingZeros(v < 0 ? ~v : v)) / 8 + 1;
+  }
+
+  /** Allocates a fixed-width vector for {@code rows} and returns its values' address. */
+  private static long fixedOutput(ValueVector vector, ValueVector values, int rows, int width) {
+    ((FixedWidthVector) vector).allocateNew(rows);
+    return address(data(values), (long) rows * width);
+  }
+
+  /** The address of a batch buffer holding {@code rows} values of {@code width} bytes. */
+  private static long input(ByteBuf src, int rows, int width) {
+    return address(src, (long) rows * width);
+  }
+
+  private static long address(ByteBuf buf, long bytes) {
+    if (buf.capacity() < bytes) {
+      throw new IllegalStateException("buffer of " + buf.capacity() + " bytes for " + bytes + " bytes of values");
+    }
+    return buf.memoryAddress();
   }
 
   /** Variable-width nullable vectors fill "empties" after the last value set through them: none here. */

@@ -204,7 +204,7 @@ public class TurboParquetDrillTest extends ClusterTest {
         "broken_page.parquet] row group 0 column id");
     // The page's offset in the file, and Drill's error context.
     failsWith("select * from " + table("bad/broken_page.parquet", TurboParquetFormatConfig.NAME), "offset 4");
-    failsWith("select * from " + table("bad/broken_page.parquet", TurboParquetFormatConfig.NAME), "Row group 0");
+    failsWith("select * from " + table("bad/broken_page.parquet", TurboParquetFormatConfig.NAME), "Row group: 0");
   }
 
   /** Compares *, a projection, a filter and count(*) on one file; false if the built-in reader cannot read it. */
