@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.drill.common.exceptions.ExecutionSetupException;
 import org.apache.drill.common.exceptions.UserException;
 import org.apache.drill.common.expression.SchemaPath;
@@ -161,10 +162,18 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     }
   }
 
+  /**
+   * Nothing: each batch allocates its vectors at their exact size when it writes them (the default
+   * would allocate every vector at a default size per batch, only to replace it).
+   */
+  @Override
+  public void allocate(Map<String, ValueVector> vectorMap) {
+  }
+
   private int readBatch() {
     long remaining = rowsToRead - rowsDone;
     if (remaining <= 0) {
-      return 0;
+      return empty();
     }
     int rows;
     try {
@@ -173,7 +182,7 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
       } else {
         Batch batch = scanner.next();
         if (batch == null) {
-          return 0;
+          return empty();
         }
         rows = (int) Math.min(batch.rows(), remaining);
         for (int i = 0; i < columns.size(); i++) {
@@ -197,6 +206,19 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     }
     rowsDone += rows;
     return rows;
+  }
+
+  /** The end of the row group: empty vectors, allocated so that Drill may set their counts. */
+  private int empty() {
+    for (ValueVector v : vectors) {
+      v.allocateNew();
+      v.getMutator().setValueCount(0);
+    }
+    for (NullableIntVector v : missing) {
+      v.allocateNew();
+      v.getMutator().setValueCount(0);
+    }
+    return 0;
   }
 
   private UserException error(Exception e) {
