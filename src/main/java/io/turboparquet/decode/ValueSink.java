@@ -79,6 +79,22 @@ public final class ValueSink implements AutoCloseable {
     return values;
   }
 
+  /**
+   * Fixed width: hands the values buffer (with {@link #position()} values) to the caller, who
+   * releases it; the sink allocates a new one for the next batch. Lets an engine whose vectors have
+   * the same layout take the bytes without copying them.
+   */
+  public ByteBuf detachValues() {
+    if (width == VARIABLE) {
+      throw new IllegalStateException("variable-width values stay with the sink");
+    }
+    ByteBuf out = values();
+    values = null;
+    valuesAddress = 0;
+    valuesCapacity = 0;
+    return out;
+  }
+
   /** Variable width: the offsets buffer ({@code position + 1} entries). */
   public ByteBuf offsets() {
     return offsets;

@@ -33,6 +33,11 @@ final class DrillBufferSource implements BufferSource {
     }
   }
 
+  /** The DrillBuf under a buffer this source handed out, or null for any other buffer. */
+  static DrillBuf memoryOf(ByteBuf buf) {
+    return buf instanceof View view ? view.owner : null;
+  }
+
   /** A netty direct buffer over a DrillBuf's memory; frees nothing itself, releases the DrillBuf at the end. */
   private static final class View extends UnpooledUnsafeDirectByteBuf {
     private final DrillBuf owner;

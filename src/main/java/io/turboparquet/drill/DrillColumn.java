@@ -176,8 +176,12 @@ final class DrillColumn {
     int width = batch.values().width();
     switch (conversion) {
       case COPY -> {
-        ((FixedWidthVector) vector).allocateNew(rows);
-        data(values).setBytes(0, src, 0, rows * width);
+        if (!handOver(batch, values, rows, width)) {
+          ((FixedWidthVector) vector).allocateNew(rows);
+          data(values).setBytes(0, src, 0, rows * width);
+        } else if (nullable) {
+          ((FixedWidthVector) ((NullableVector) vector).getBitsVector()).allocateNew(rows);
+        }
       }
       case DAYS_TO_MILLIS -> {
         long in = input(src, rows, 4);
@@ -261,6 +265,27 @@ final class DrillColumn {
       markAllSet(vector, rows);
     }
     vector.getMutator().setValueCount(rows);
+  }
+
+  /**
+   * Zero copy: where the batch's values are a DrillBuf of the operator's allocator laid out as the
+   * vector wants them (same width, little-endian), the vector takes that memory and the batch gets a
+   * new buffer next time. False if the memory is not a DrillBuf (then the caller copies).
+   */
+  private static boolean handOver(ColumnBatch batch, ValueVector values, int rows, int width) {
+    if (DrillBufferSource.memoryOf(batch.values().values()) == null) {
+      return false;
+    }
+    ByteBuf taken = batch.values().detachValues();
+    try {
+      int bytes = Math.multiplyExact(rows, width);
+      address(taken, bytes);
+      values.load(values.getField().getAsBuilder().setValueCount(rows).setBufferLength(bytes).build(),
+          DrillBufferSource.memoryOf(taken));
+    } finally {
+      taken.release(); // the vector holds its own reference
+    }
+    return true;
   }
 
   /**

@@ -113,6 +113,9 @@ final class ColumnChunkReader implements AutoCloseable {
   }
 
   private void readFlat(int rows) throws IOException {
+    if (!sink.isVariableWidth()) {
+      sink.reserve(rows); // one allocation of the batch's size, also after detachValues()
+    }
     int done = 0;
     int nonNull = 0;
     while (done < rows) {
