@@ -1,0 +1,272 @@
+package io.turboparquet.drill;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.turboparquet.testing.GeneratedFile;
+import io.turboparquet.testing.OracleDigest;
+import io.turboparquet.testing.TestFileGenerator;
+import java.io.File;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.spi.ToolProvider;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Installs Turbo Parquet the way a Drill user does and queries through it: a Drill home under
+ * target/drill-home with {@code jars/} = Drill 1.22's run-time jars as Maven resolves them from
+ * drill-home/pom.xml (no test jar, nothing of ours), {@code jars/3rdparty/} = only the plugin jar
+ * this build made (target/turbo-parquet-VERSION-drill.jar, built at process-classes so it exists
+ * now), {@code conf/} = our conf snippets plus local state under target/. A drillbit starts in a
+ * separate JVM from that layout alone (sqlline over {@code jdbc:drill:zk=local}) and runs the
+ * queries; the rows through turbo-parquet must equal those of Drill's built-in parquet format, and
+ * parquet-java's for the one column that Drill's reader gets wrong.
+ */
+class DrillDropInTest {
+  private static final Path PLUGIN_JAR = Paths.get(System.getProperty("turbo.parquet.plugin.jar",
+      "target/turbo-parquet-drill.jar"));
+  private static final Path HOME = Paths.get(System.getProperty("turbo.parquet.build.dir", "target"), "drill-home");
+  private static final Path HOME_POM = Paths.get(System.getProperty("turbo.parquet.drill.home.pom",
+      "drill-home/pom.xml"));
+  /** Every column but l_extendedprice, which Drill 1.22's own reader decodes wrongly (see TurboParquetDrillTest). */
+  private static final String COLUMNS = "l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_discount, "
+      + "l_tax, l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, "
+      + "l_comment";
+  private static final int ROWS = 10_000;
+
+  @Test
+  void installedJarQueriesLikeDrillsParquetReader() throws Exception {
+    assertTrue(Files.isRegularFile(PLUGIN_JAR), "plugin jar " + PLUGIN_JAR + " (built at process-classes)");
+    deleteRecursively(HOME);
+    Path jars = Files.createDirectories(HOME.resolve("jars"));
+    Path thirdParty = Files.createDirectories(jars.resolve("3rdparty"));
+    Path conf = Files.createDirectories(HOME.resolve("conf"));
+    Path work = Files.createDirectories(HOME.resolve("work"));
+
+    List<Path> drillJars = drillJars(work);
+    for (Path jar : drillJars) {
+      assertFalse(jar.getFileName().toString().contains("-tests"), "test jar in jars/: " + jar);
+      Files.createSymbolicLink(jars.resolve(jar.getFileName()), jar.toAbsolutePath());
+    }
+    Files.copy(PLUGIN_JAR, thirdParty.resolve(PLUGIN_JAR.getFileName()));
+    pluginJarClashesWithNothing(thirdParty.resolve(PLUGIN_JAR.getFileName()), drillJars);
+    writeConf(conf, work);
+
+    Path data = Files.createDirectories(work.resolve("data"));
+    GeneratedFile file = TestFileGenerator.lineitemLike(data, ROWS, CompressionCodecName.ZSTD);
+    String path = file.path().toAbsolutePath().toString();
+    String turbo = "table(dfs.`" + path + "`(type => 'turbo-parquet'))";
+    List<String> script = List.of(
+        marker("turbo"), "select " + COLUMNS + " from " + turbo + ";",
+        marker("parquet"), "select " + COLUMNS + " from dfs.`" + path + "`;",
+        // The "turbo" plugin exists only through conf/storage-plugins-override.conf; its only format is ours.
+        marker("price"), "select l_extendedprice from turbo.`" + path + "`;",
+        marker("plan-table-function"), "explain plan without implementation for select l_orderkey from " + turbo + ";",
+        marker("plan-turbo-plugin"), "explain plan without implementation for select l_orderkey from turbo.`"
+            + path + "`;");
+    List<List<String>> out = runSqlline(conf, jars, work, script);
+
+    List<String> viaTurbo = out.get(0);
+    List<String> viaParquet = out.get(1);
+    assertEquals(ROWS, viaParquet.size(), "rows through parquet");
+    sameRows(viaParquet, viaTurbo);
+    List<String> expectedPrices = OracleDigest.readColumn(file.path(), "l_extendedprice").entries().stream()
+        .map(e -> BigDecimal.valueOf((Long) e.value(), 2).toString()).collect(Collectors.toList());
+    List<String> prices = out.get(2).stream().map(DrillDropInTest::unquote).collect(Collectors.toList());
+    sameRows(expectedPrices, prices);
+    for (List<String> plan : out.subList(3, 5)) {
+      assertTrue(String.join("\n", plan).contains("groupscan=[TurboParquetGroupScan"), String.join("\n", plan));
+    }
+  }
+
+  /**
+   * Drill's jars: the run-time classpath of drill-home/pom.xml, resolved by Maven in its own process
+   * (kept beside the home, and resolved again when the pom is newer).
+   */
+  private static List<Path> drillJars(Path work) throws Exception {
+    Path listFile = HOME.resolveSibling("drill-home-classpath.txt");
+    if (!Files.isRegularFile(listFile)
+        || Files.getLastModifiedTime(listFile).compareTo(Files.getLastModifiedTime(HOME_POM)) < 0) {
+      resolve(listFile, work);
+    }
+    List<Path> jars = Arrays.stream(Files.readString(listFile).trim().split(File.pathSeparator))
+        .map(Paths::get).collect(Collectors.toList());
+    assertTrue(jars.size() > 100, "Drill's run-time jars: " + jars.size());
+    assertTrue(jars.stream().anyMatch(j -> j.getFileName().toString().startsWith("drill-java-exec-")), jars.toString());
+    return jars;
+  }
+
+  private static void resolve(Path listFile, Path work) throws Exception {
+    String mavenHome = System.getProperty("maven.home");
+    Path mvn = mavenHome == null ? Paths.get("mvn") : Paths.get(mavenHome, "bin", "mvn");
+    List<String> command = new ArrayList<>(List.of(mvn.toString(), "-B", "-q", "-ntp", "-f",
+        HOME_POM.toAbsolutePath().toString(), "dependency:build-classpath", "-Dmdep.outputFile=" + listFile));
+    if (Boolean.getBoolean("turbo.parquet.maven.offline")) {
+      command.add("-o");
+    }
+    String repo = System.getProperty("turbo.parquet.maven.repo");
+    if (repo != null && !repo.isBlank()) {
+      command.add("-Dmaven.repo.local=" + repo);
+    }
+    Process mavenRun = new ProcessBuilder(command).redirectErrorStream(true)
+        .redirectOutput(work.resolve("maven.log").toFile()).start();
+    assertTrue(mavenRun.waitFor(5, TimeUnit.MINUTES), "maven timed out resolving " + HOME_POM);
+    assertEquals(0, mavenRun.exitValue(), "maven resolving " + HOME_POM + ": " + Files.readString(work.resolve("maven.log")));
+  }
+
+  /**
+   * The plugin jar holds our classes (relocated brotli under io.turboparquet.shaded), none of which a
+   * Drill jar has, and everything its classes use is in Drill's jars or in it (jdeps finds nothing missing).
+   */
+  private static void pluginJarClashesWithNothing(Path pluginJar, List<Path> drillJars) throws IOException {
+    Set<String> ours = new HashSet<>();
+    try (ZipFile zip = new ZipFile(pluginJar.toFile())) {
+      zip.stream().map(ZipEntry::getName).filter(n -> n.endsWith(".class")).forEach(ours::add);
+      assertTrue(zip.getEntry("drill-module.conf") != null, "drill-module.conf in " + pluginJar);
+      assertTrue(zip.getEntry("bootstrap-format-plugins.json") != null, "bootstrap-format-plugins.json in " + pluginJar);
+    }
+    assertTrue(ours.contains("io/turboparquet/drill/TurboParquetFormatPlugin.class"), "plugin class in the jar");
+    assertEquals(List.of(), ours.stream().filter(n -> !n.startsWith("io/turboparquet/")).sorted().toList(),
+        "classes outside io.turboparquet in " + pluginJar);
+    assertTrue(ours.stream().anyMatch(n -> n.startsWith("io/turboparquet/shaded/org/brotli/dec/")), "relocated brotli");
+    List<String> clashes = new ArrayList<>();
+    for (Path jar : drillJars) {
+      try (ZipFile zip = new ZipFile(jar.toFile())) {
+        zip.stream().map(ZipEntry::getName).filter(ours::contains).forEach(n -> clashes.add(jar.getFileName() + ": " + n));
+      }
+    }
+    assertEquals(List.of(), clashes, "classes of the plugin jar that Drill's jars also have");
+
+    ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow();
+    StringWriter report = new StringWriter();
+    String classpath = drillJars.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
+    int status = jdeps.run(new PrintWriter(report), new PrintWriter(report), "--multi-release", "17", "--missing-deps",
+        "-cp", classpath, pluginJar.toString());
+    String missing = report.toString().lines().filter(l -> !l.startsWith("Warning: split package"))
+        .collect(Collectors.joining("\n"));
+    assertEquals("", missing, "classes the plugin jar uses that neither it nor Drill's jars have (jdeps " + status + ")");
+  }
+
+  /** conf/: our two snippets as shipped, plus (appended, so they win) state and ports for a test. */
+  private static void writeConf(Path conf, Path work) throws IOException {
+    Files.copy(Paths.get("conf", "storage-plugins-override.conf"), conf.resolve("storage-plugins-override.conf"));
+    String state = work.resolve("state").toAbsolutePath().toString();
+    String override = Files.readString(Paths.get("conf", "drill-override.conf")) + "\n"
+        + "# Test settings: local state under target/, no Web server, any free ports.\n"
+        + "drill.exec: {\n"
+        + "  http.enabled: false,\n"
+        + "  port_hunt: true,\n"
+        + "  sys.store.provider.local.path: \"" + state + "/store\",\n"
+        + "  udf.directory.root: \"" + state + "/udf\",\n"
+        + "  compile.code_dir: \"" + state + "/codegen\",\n"
+        + "  spill.directories: [\"" + state + "/spill\"],\n"
+        + "  tmp.directories: [\"" + state + "/tmp\"]\n"
+        + "}\n"
+        + "drill.tmp-dir: \"" + state + "/tmp\"\n";
+    Files.writeString(conf.resolve("drill-override.conf"), override);
+    Files.writeString(conf.resolve("logback.xml"), """
+        <configuration>
+          <appender name="STDERR" class="ch.qos.logback.core.ConsoleAppender">
+            <target>System.err</target>
+            <encoder><pattern>%d{HH:mm:ss.SSS} %-5level %logger{36} - %msg%n</pattern></encoder>
+          </appender>
+          <root level="WARN"><appender-ref ref="STDERR"/></root>
+        </configuration>
+        """);
+  }
+
+  /** A query whose one-row answer separates the outputs of the script's queries. */
+  private static String marker(String name) {
+    return "select '#" + name + "' as marker from (values(1));";
+  }
+
+  /**
+   * Runs the script in sqlline in a new JVM whose classpath is the Drill home's, as Drill's own
+   * scripts build it: conf/, jars/*, jars/3rdparty/*. Returns the output lines after each marker.
+   */
+  private static List<List<String>> runSqlline(Path conf, Path jars, Path work, List<String> script) throws Exception {
+    Path sql = work.resolve("queries.sql");
+    Files.write(sql, script);
+    Path stdout = work.resolve("sqlline.out");
+    Path stderr = work.resolve("sqlline.err");
+    String javaBin = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+    String classpath = String.join(File.pathSeparator, conf.toAbsolutePath().toString(),
+        jars.toAbsolutePath() + "/*", jars.resolve("3rdparty").toAbsolutePath() + "/*");
+    List<String> command = new ArrayList<>(List.of(javaBin, "-Xmx1g", "-XX:MaxDirectMemorySize=1g",
+        "-Dio.netty.tryReflectionSetAccessible=true"));
+    for (String module : List.of("java.lang", "java.nio", "sun.nio.ch", "java.util", "java.net")) {
+      command.add("--add-opens=java.base/" + module + "=ALL-UNNAMED");
+    }
+    command.addAll(List.of("-cp", classpath, "sqlline.SqlLine",
+        "-ac", "org.apache.drill.exec.client.DrillSqlLineApplication", "-u", "jdbc:drill:zk=local",
+        "--outputformat=tsv", "--showHeader=false", "--silent=true", "--run=" + sql.toAbsolutePath()));
+    Process drill = new ProcessBuilder(command).directory(work.toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+        .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+    if (!drill.waitFor(4, TimeUnit.MINUTES)) {
+      drill.destroyForcibly().waitFor();
+      fail("sqlline did not finish in 4 minutes; see " + stdout + " and " + stderr);
+    }
+    assertEquals(0, drill.exitValue(), "sqlline failed: " + tail(stderr) + "\nstdout: " + tail(stdout));
+    List<List<String>> outputs = new ArrayList<>();
+    for (String line : Files.readAllLines(stdout, StandardCharsets.UTF_8)) {
+      if (line.startsWith("\"#") && line.endsWith("\"")) {
+        outputs.add(new ArrayList<>());
+      } else if (!outputs.isEmpty()) {
+        outputs.get(outputs.size() - 1).add(line);
+      }
+    }
+    assertEquals(script.stream().filter(s -> s.contains("as marker")).count(), outputs.size(),
+        "query outputs in " + stdout);
+    return outputs;
+  }
+
+  /** The same rows in any order (fragments may return row groups in any order). */
+  private static void sameRows(List<String> expected, List<String> actual) {
+    List<String> e = expected.stream().sorted().toList();
+    List<String> a = actual.stream().sorted().toList();
+    assertEquals(e.size(), a.size(), "row count");
+    for (int i = 0; i < e.size(); i++) {
+      assertEquals(e.get(i), a.get(i), "sorted row " + i);
+    }
+  }
+
+  private static String unquote(String tsvValue) {
+    return tsvValue.startsWith("\"") && tsvValue.endsWith("\"") ? tsvValue.substring(1, tsvValue.length() - 1) : tsvValue;
+  }
+
+  private static String tail(Path file) throws IOException {
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+  }
+
+  private static void deleteRecursively(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(dir)) {
+      for (Path p : paths.sorted((x, y) -> y.getNameCount() - x.getNameCount()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}
