@@ -6,12 +6,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
@@ -41,11 +35,11 @@ public final class DrillDemo {
         sum(char_length(l_comment)) as comment_chars
       from %s""";
 
-  private final Connection connection;
+  private final DrillSession session;
   private final PrintStream out;
 
   private DrillDemo(Connection connection, PrintStream out) {
-    this.connection = connection;
+    this.session = new DrillSession(connection);
     this.out = out;
   }
 
@@ -69,78 +63,32 @@ public final class DrillDemo {
 
   /** Runs the query through both formats; true when the answers are equal. */
   private boolean run(Path file, int repeat) throws Exception {
-    execute("alter session set `exec.query_profile.debug_mode` = true"); // profiles written before the answer
-    out.println("== planner.width.max_per_node = " + single("select val from sys.options where name = "
+    session.execute("alter session set `exec.query_profile.debug_mode` = true"); // profiles written before the answer
+    out.println("== planner.width.max_per_node = " + session.single("select val from sys.options where name = "
         + "'planner.width.max_per_node'") + " (0: Drill's default, 70% of the cores)"
         + ", drill.exec.scan.decode_threadpool_size = "
-        + single("select num_val from sys.boot where name = 'drill.exec.scan.decode_threadpool_size'"));
+        + session.single("select num_val from sys.boot where name = 'drill.exec.scan.decode_threadpool_size'"));
     String parquetTable = "dfs.`" + file + "`";
     String turboTable = "table(dfs.`" + file + "`(type => 'turbo-parquet'))";
     out.println("== the query (%s is " + parquetTable + " for Drill's reader, " + turboTable + " for ours)");
     out.println(QUERY);
-    Run drill = null;
-    Run turbo = null;
+    DrillSession.Run drill = null;
+    DrillSession.Run turbo = null;
     for (int i = 1; i <= repeat; i++) {
-      drill = timed(String.format(Locale.ROOT, QUERY, parquetTable));
+      drill = session.timed(String.format(Locale.ROOT, QUERY, parquetTable));
       out.printf(Locale.ROOT, "   run %d  parquet       %8.3f s%n", i, drill.seconds());
-      turbo = timed(String.format(Locale.ROOT, QUERY, turboTable));
+      turbo = session.timed(String.format(Locale.ROOT, QUERY, turboTable));
       out.printf(Locale.ROOT, "   run %d  turbo-parquet %8.3f s%n", i, turbo.seconds());
     }
     printAnswers(drill, turbo);
     boolean same = drill.answer().equals(turbo.answer());
     out.println(same ? "== the answers are EQUAL" : "== the answers DIFFER");
-    printScans(ScanProfile.of(profile(drill.queryId()), DRILL_SCAN), ScanProfile.of(profile(turbo.queryId()), TURBO_SCAN));
+    printScans(ScanProfile.of(session.profile(drill.queryId()), DRILL_SCAN),
+        ScanProfile.of(session.profile(turbo.queryId()), TURBO_SCAN));
     return same;
   }
 
-  private record Run(String queryId, double seconds, List<String> columns, List<String> answer) {}
-
-  private Run timed(String sql) throws Exception {
-    try (Statement statement = connection.createStatement()) {
-      long start = System.nanoTime();
-      try (ResultSet rs = statement.executeQuery(sql)) {
-        ResultSetMetaData meta = rs.getMetaData();
-        List<String> columns = new ArrayList<>();
-        List<String> answer = new ArrayList<>();
-        if (!rs.next()) {
-          throw new SQLException("no answer row");
-        }
-        for (int c = 1; c <= meta.getColumnCount(); c++) {
-          columns.add(meta.getColumnLabel(c));
-          answer.add(rs.getString(c));
-        }
-        double seconds = (System.nanoTime() - start) / 1e9;
-        return new Run(queryId(rs), seconds, columns, answer);
-      }
-    }
-  }
-
-  /** Drill's JDBC result set knows its query id (org.apache.drill.jdbc.DrillResultSet, not compiled against). */
-  private static String queryId(ResultSet rs) throws Exception {
-    Class<?> drillResultSet = Class.forName("org.apache.drill.jdbc.DrillResultSet");
-    return (String) drillResultSet.getMethod("getQueryId").invoke(rs.unwrap(drillResultSet));
-  }
-
-  private String profile(String queryId) throws SQLException {
-    return single("select json from sys.profiles_json where queryId = '" + queryId + "'");
-  }
-
-  private String single(String sql) throws SQLException {
-    try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
-      if (!rs.next()) {
-        throw new SQLException("no row for: " + sql);
-      }
-      return rs.getString(1);
-    }
-  }
-
-  private void execute(String sql) throws SQLException {
-    try (Statement statement = connection.createStatement()) {
-      statement.execute(sql);
-    }
-  }
-
-  private void printAnswers(Run drill, Run turbo) {
+  private void printAnswers(DrillSession.Run drill, DrillSession.Run turbo) {
     out.println("== answers (last run)");
     out.printf("   %-18s %-28s %-28s%n", "column", "parquet", "turbo-parquet");
     for (int c = 0; c < drill.columns().size(); c++) {

@@ -9,10 +9,11 @@ import org.apache.drill.exec.ops.OperatorMetricRegistry;
 
 /**
  * The scan operators of one completed query profile (Drill's profile JSON): their time and their
- * metrics summed over the minor fragments, with the metric names Drill's registry gives the
+ * metrics summed over the minor fragments (settings, {@code OPTION_*}, are the same in each and
+ * not summed), the longest single operator's process time (the scan's critical path), with the metric names Drill's registry gives the
  * operator type (a metric without a registered name is shown by its id).
  */
-record ScanProfile(String operatorType, int operators, long processNanos, long waitNanos,
+record ScanProfile(String operatorType, int operators, long processNanos, long maxProcessNanos, long waitNanos,
     Map<String, Long> metrics) {
 
   /** The scan operators of type {@code operatorType} in the profile; none gives zero operators. */
@@ -22,6 +23,7 @@ record ScanProfile(String operatorType, int operators, long processNanos, long w
     Map<String, Long> metrics = new TreeMap<>();
     int operators = 0;
     long process = 0;
+    long maxProcess = 0;
     long wait = 0;
     for (JsonNode major : profile.path("fragmentProfile")) {
       for (JsonNode minor : major.path("minorFragmentProfile")) {
@@ -31,17 +33,18 @@ record ScanProfile(String operatorType, int operators, long processNanos, long w
           }
           operators++;
           process += op.path("processNanos").asLong();
+          maxProcess = Math.max(maxProcess, op.path("processNanos").asLong());
           wait += op.path("waitNanos").asLong();
           for (JsonNode metric : op.path("metric")) {
             int id = metric.path("metricId").asInt();
             String name = names != null && id < names.length ? names[id] : "metric #" + id;
             long value = metric.has("longValue") ? metric.path("longValue").asLong()
                 : Math.round(metric.path("doubleValue").asDouble());
-            metrics.merge(name, value, Long::sum);
+            metrics.merge(name, value, name.startsWith("OPTION_") ? Long::max : Long::sum);
           }
         }
       }
     }
-    return new ScanProfile(operatorType, operators, process, wait, metrics);
+    return new ScanProfile(operatorType, operators, process, maxProcess, wait, metrics);
   }
 }

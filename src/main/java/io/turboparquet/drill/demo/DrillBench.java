@@ -1,0 +1,104 @@
+package io.turboparquet.drill.demo;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The Drill benchmark (bin/drill bench): for each file and each {@code planner.width.max_per_node},
+ * the demo's all-column query through Drill's {@code parquet} format and through
+ * {@code turbo-parquet}, one warm-up each, then N runs interleaved. Reports medians of the query's
+ * wall time and of the scan operators' process time from the profiles (the longest single scan
+ * operator: the scan's critical path; and the sum over the fragments), and writes one JSON line per
+ * run for docs/benchmarks.md and its plot. Fails if the two formats' answers differ.
+ *
+ * <p>usage: DrillBench --out FILE.jsonl [--widths 1,2] [--repeat N] FILE.parquet...
+ */
+public final class DrillBench {
+  private DrillBench() {
+  }
+
+  public static void main(String[] args) throws Exception {
+    List<Integer> widths = List.of(1, 2);
+    int repeat = 5;
+    Path out = null;
+    List<Path> files = new ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--widths" -> widths = Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
+        case "--repeat" -> repeat = Integer.parseInt(args[++i]);
+        case "--out" -> out = Paths.get(args[++i]);
+        default -> files.add(Paths.get(args[i]).toAbsolutePath());
+      }
+    }
+    if (files.isEmpty() || out == null || repeat < 1) {
+      System.err.println("usage: DrillBench --out FILE.jsonl [--widths 1,2] [--repeat N] FILE.parquet...");
+      System.exit(2);
+    }
+    try (Connection connection = DriverManager.getConnection("jdbc:drill:zk=local");
+        PrintStream json = new PrintStream(Files.newOutputStream(out))) {
+      DrillSession session = new DrillSession(connection);
+      session.execute("alter session set `exec.query_profile.debug_mode` = true");
+      PrintStream log = System.out;
+      log.printf("%-40s %5s %-14s %10s %14s %14s%n", "file", "width", "format", "wall s", "scan max s",
+          "scan sum s");
+      for (int width : widths) {
+        session.execute("alter session set `planner.width.max_per_node` = " + width);
+        for (Path file : files) {
+          String[] tables = {"dfs.`" + file + "`", "table(dfs.`" + file + "`(type => 'turbo-parquet'))"};
+          String[] types = {DrillDemo.DRILL_SCAN, DrillDemo.TURBO_SCAN};
+          String[] names = {"parquet", "turbo-parquet"};
+          List<String> answer = null;
+          double[][] wall = new double[2][repeat];
+          double[][] scanMax = new double[2][repeat];
+          double[][] scanSum = new double[2][repeat];
+          for (int run = -1; run < repeat; run++) {
+            for (int f = 0; f < 2; f++) {
+              DrillSession.Run r = session.timed(String.format(Locale.ROOT, DrillDemo.QUERY, tables[f]));
+              if (answer == null) {
+                answer = r.answer();
+              } else if (!answer.equals(r.answer())) {
+                throw new IllegalStateException(file + ": " + names[f] + " answered " + r.answer() + ", not " + answer);
+              }
+              if (run < 0) {
+                continue; // warm-up
+              }
+              ScanProfile scan = ScanProfile.of(session.profile(r.queryId()), types[f]);
+              wall[f][run] = r.seconds();
+              scanMax[f][run] = scan.maxProcessNanos() / 1e9;
+              scanSum[f][run] = scan.processNanos() / 1e9;
+              json.printf(Locale.ROOT, "{\"file\":\"%s\",\"width\":%d,\"format\":\"%s\",\"run\":%d,\"wall_s\":%.4f,"
+                  + "\"scan_max_s\":%.4f,\"scan_sum_s\":%.4f,\"scan_operators\":%d}%n", file.getFileName(), width,
+                  names[f], run, wall[f][run], scanMax[f][run], scanSum[f][run], scan.operators());
+            }
+          }
+          for (int f = 0; f < 2; f++) {
+            log.printf(Locale.ROOT, "%-40s %5d %-14s %10.3f %14.3f %14.3f%n", file.getFileName(), width, names[f],
+                median(wall[f]), median(scanMax[f]), median(scanSum[f]));
+          }
+          log.printf(Locale.ROOT, "%-40s %5d %-14s %10.2fx %13.2fx %13.2fx%n", "", width, "ratio",
+              median(wall[0]) / median(wall[1]), median(scanMax[0]) / median(scanMax[1]),
+              median(scanSum[0]) / median(scanSum[1]));
+        }
+      }
+    } catch (IOException e) {
+      System.err.println("DrillBench: " + e.getMessage());
+      System.exit(1);
+    }
+    System.exit(0);
+  }
+
+  private static double median(double[] values) {
+    double[] v = values.clone();
+    Arrays.sort(v);
+    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+  }
+}

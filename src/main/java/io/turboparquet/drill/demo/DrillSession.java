@@ -1,0 +1,65 @@
+package io.turboparquet.drill.demo;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A JDBC connection to a drillbit: timed queries with their query ids, and their profiles. */
+final class DrillSession {
+  private final Connection connection;
+
+  DrillSession(Connection connection) {
+    this.connection = connection;
+  }
+
+  /** One query: its id, wall time, and the first row of its answer. */
+  record Run(String queryId, double seconds, List<String> columns, List<String> answer) {}
+
+  Run timed(String sql) throws Exception {
+    try (Statement statement = connection.createStatement()) {
+      long start = System.nanoTime();
+      try (ResultSet rs = statement.executeQuery(sql)) {
+        ResultSetMetaData meta = rs.getMetaData();
+        List<String> columns = new ArrayList<>();
+        List<String> answer = new ArrayList<>();
+        if (!rs.next()) {
+          throw new SQLException("no answer row");
+        }
+        for (int c = 1; c <= meta.getColumnCount(); c++) {
+          columns.add(meta.getColumnLabel(c));
+          answer.add(rs.getString(c));
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        return new Run(queryId(rs), seconds, columns, answer);
+      }
+    }
+  }
+
+  /** Drill's JDBC result set knows its query id (org.apache.drill.jdbc.DrillResultSet, not compiled against). */
+  private static String queryId(ResultSet rs) throws Exception {
+    Class<?> drillResultSet = Class.forName("org.apache.drill.jdbc.DrillResultSet");
+    return (String) drillResultSet.getMethod("getQueryId").invoke(rs.unwrap(drillResultSet));
+  }
+
+  String profile(String queryId) throws SQLException {
+    return single("select json from sys.profiles_json where queryId = '" + queryId + "'");
+  }
+
+  String single(String sql) throws SQLException {
+    try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
+      if (!rs.next()) {
+        throw new SQLException("no row for: " + sql);
+      }
+      return rs.getString(1);
+    }
+  }
+
+  void execute(String sql) throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }}
