@@ -30,7 +30,7 @@ import org.junit.Test;
 /**
  * The Drill plugin on HDFS: an embedded drillbit with a file-system storage plugin ({@code hdfs})
  * whose connection is an in-process HDFS cluster's {@code hdfs://} URI, carrying both the built-in
- * {@code parquet} format and {@code turbo-parquet}. A file of several row groups over several 1 MiB
+ * {@code parquet} format and {@code turbo-parquet}. A file of several row groups over several 256 KiB
  * blocks reads the same through both.
  */
 public class TurboParquetHdfsDrillTest extends ClusterTest {
@@ -45,12 +45,12 @@ public class TurboParquetHdfsDrillTest extends ClusterTest {
 
   @BeforeClass
   public static void setup() throws Exception {
-    hdfs = MiniHdfs.start("drill", 2, 2, 1 << 20);
+    hdfs = MiniHdfs.start("drill", 2, 2, 256 * 1024);
     java.nio.file.Path local = Files.createDirectories(dirTestWatcher.getRootDir().toPath().resolve("local"));
-    lineitem = TestFileGenerator.lineitemLike(local, 60_000, CompressionCodecName.SNAPPY, 512 * 1024);
+    lineitem = TestFileGenerator.lineitemLike(local, 30_000, CompressionCodecName.SNAPPY, 256 * 1024);
     Path remote = hdfs.upload(lineitem.path(), new Path("/data/" + TABLE));
     long length = hdfs.fileSystem().getFileStatus(remote).getLen();
-    assertTrue("several blocks", hdfs.blocks(remote, 0, length).length >= 2);
+    assertTrue("several blocks", hdfs.blocks(remote, 0, length).length >= 3);
     assertTrue("several row groups", OracleDigest.footer(lineitem.path()).getBlocks().size() >= 3);
 
     startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * fail over to another replica (every block has two, on three DataNodes).
  */
 class HdfsDataNodeFailureTest {
-  private static final int BLOCK_SIZE = 1 << 20;
+  private static final int BLOCK_SIZE = 256 * 1024;
 
   @TempDir
   static java.nio.file.Path local;
@@ -49,7 +49,7 @@ class HdfsDataNodeFailureTest {
   @BeforeAll
   static void startCluster() throws IOException {
     hdfs = MiniHdfs.start("datanode-failure", 3, 2, BLOCK_SIZE);
-    lineitem = TestFileGenerator.lineitemLike(local, 100_000, CompressionCodecName.SNAPPY);
+    lineitem = TestFileGenerator.lineitemLike(local, 60_000, CompressionCodecName.SNAPPY);
     remote = hdfs.upload(lineitem.path(), new Path("/data/" + lineitem.path().getFileName()));
     length = hdfs.fileSystem().getFileStatus(remote).getLen();
     assertTrue(hdfs.blocks(remote, 0, length).length >= 3, "the file should span several blocks");

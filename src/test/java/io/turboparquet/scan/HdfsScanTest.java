@@ -28,13 +28,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The scan core reading from an in-process HDFS cluster: a lineitem-shaped file of several 1 MiB
- * blocks, each on two of three DataNodes, scanned in every read mode and with buffers smaller and
+ * The scan core reading from an in-process HDFS cluster: a lineitem-shaped file of several 256 KiB
+ * blocks (smaller than some of its pages), each on two of three DataNodes, scanned in every read mode and with buffers smaller and
  * larger than its pages, gives parquet-java's digest; and the core reads it by ByteBuffer positional
  * reads ({@code io.RangeReads}), some of which cross block boundaries.
  */
 class HdfsScanTest {
-  private static final int BLOCK_SIZE = 1 << 20;
+  private static final int BLOCK_SIZE = 256 * 1024;
   private static final List<String> PROJECTION = List.of("l_comment", "l_orderkey", "l_shipdate");
 
   @TempDir
@@ -46,7 +46,7 @@ class HdfsScanTest {
   @BeforeAll
   static void startCluster() throws IOException {
     hdfs = MiniHdfs.start("scan", 3, 2, BLOCK_SIZE);
-    lineitem = TestFileGenerator.lineitemLike(local, 150_000, CompressionCodecName.SNAPPY);
+    lineitem = TestFileGenerator.lineitemLike(local, 60_000, CompressionCodecName.SNAPPY);
     remote = hdfs.upload(lineitem.path(), new Path("/data/" + lineitem.path().getFileName()));
     long length = hdfs.fileSystem().getFileStatus(remote).getLen();
     assertEquals(java.nio.file.Files.size(lineitem.path()), length);

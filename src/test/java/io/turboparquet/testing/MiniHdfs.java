@@ -4,9 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
@@ -19,8 +17,8 @@ import org.apache.hadoop.hdfs.MiniDFSCluster.DataNodeProperties;
 
 /**
  * An in-process HDFS cluster (one NameNode, a few DataNodes on ephemeral ports, data under
- * {@code target/hdfs/}) with a small block size, so that a test file of a few MB spans several
- * blocks, each replicated on several DataNodes.
+ * {@code target/hdfs/}) with a small block size, so that a test file of a megabyte or two spans
+ * several blocks, each replicated on several DataNodes.
  */
 public final class MiniHdfs implements AutoCloseable {
   private final MiniDFSCluster cluster;
@@ -36,12 +34,13 @@ public final class MiniHdfs implements AutoCloseable {
 
   /**
    * Starts a cluster of {@code dataNodes} DataNodes whose files have blocks of {@code blockSize}
-   * bytes (at least 1 MiB, the NameNode's default minimum) and {@code replication} replicas.
+   * bytes (a multiple of 512, the checksum chunk) and {@code replication} replicas.
    */
   public static MiniHdfs start(String name, int dataNodes, int replication, long blockSize) throws IOException {
     File baseDir = new File(System.getProperty("user.dir"), "target/hdfs/" + name + "-" + UUID.randomUUID());
     Configuration conf = new Configuration();
     conf.setLong(DFSConfigKeys.DFS_BLOCK_SIZE_KEY, blockSize);
+    conf.setLong(DFSConfigKeys.DFS_NAMENODE_MIN_BLOCK_SIZE_KEY, blockSize);
     conf.setInt(DFSConfigKeys.DFS_REPLICATION_KEY, replication);
     MiniDFSCluster cluster = new MiniDFSCluster.Builder(conf, baseDir)
         .numDataNodes(dataNodes)
@@ -81,15 +80,6 @@ public final class MiniHdfs implements AutoCloseable {
     return fs.getFileBlockLocations(path, start, length);
   }
 
-  /** The DataNodes (transfer addresses, "ip:port") holding a replica of any of {@code blocks}. */
-  public static Set<String> holders(BlockLocation[] blocks) throws IOException {
-    Set<String> out = new LinkedHashSet<>();
-    for (BlockLocation b : blocks) {
-      out.addAll(List.of(b.getNames()));
-    }
-    return out;
-  }
-
   /** Stops the DataNode with transfer address {@code name} ("ip:port"); fails if there is none. */
   public void stopDataNode(String name) {
     DataNodeProperties stopped = cluster.stopDataNode(name);
@@ -106,13 +96,6 @@ public final class MiniHdfs implements AutoCloseable {
     }
     stopped.clear();
     cluster.waitActive();
-  }
-
-  /** Transfer addresses of the DataNodes still running. */
-  public List<String> runningDataNodes() {
-    List<String> out = new ArrayList<>();
-    cluster.getDataNodes().forEach(dn -> out.add(dn.getDatanodeId().getXferAddr()));
-    return out;
   }
 
   @Override
