@@ -23,12 +23,10 @@ import org.apache.hadoop.hdfs.MiniDFSCluster.DataNodeProperties;
 public final class MiniHdfs implements AutoCloseable {
   private final MiniDFSCluster cluster;
   private final DistributedFileSystem fs;
-  private final File baseDir;
   private final List<DataNodeProperties> stopped = new ArrayList<>();
 
-  private MiniHdfs(MiniDFSCluster cluster, File baseDir) throws IOException {
+  private MiniHdfs(MiniDFSCluster cluster) throws IOException {
     this.cluster = cluster;
-    this.baseDir = baseDir;
     this.fs = cluster.getFileSystem();
   }
 
@@ -47,7 +45,7 @@ public final class MiniHdfs implements AutoCloseable {
         .build();
     try {
       cluster.waitActive();
-      return new MiniHdfs(cluster, baseDir);
+      return new MiniHdfs(cluster);
     } catch (IOException | RuntimeException e) {
       cluster.shutdown(true);
       throw e;
@@ -56,10 +54,6 @@ public final class MiniHdfs implements AutoCloseable {
 
   public DistributedFileSystem fileSystem() {
     return fs;
-  }
-
-  public MiniDFSCluster cluster() {
-    return cluster;
   }
 
   /** The NameNode's {@code hdfs://host:port} URI. */
@@ -100,6 +94,6 @@ public final class MiniHdfs implements AutoCloseable {
 
   @Override
   public void close() {
-    cluster.shutdown(true); // also deletes baseDir
+    cluster.shutdown(true); // also deletes the data directory
   }
 }
