@@ -22,8 +22,17 @@ public final class ScanHarness implements AutoCloseable {
   private final FileSystem fs;
 
   public ScanHarness() {
+    this(rawLocal());
+  }
+
+  /** Scans through {@code fs} (HDFS, a recording wrapper, ...). */
+  public ScanHarness(FileSystem fs) {
+    this.fs = fs;
+  }
+
+  private static FileSystem rawLocal() {
     try {
-      fs = FileSystem.getLocal(new Configuration()).getRaw();
+      return FileSystem.getLocal(new Configuration()).getRaw();
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
@@ -39,9 +48,14 @@ public final class ScanHarness implements AutoCloseable {
 
   /** Our digest lines; fails the test if a buffer is still held afterwards. */
   public List<String> digest(java.nio.file.Path file, List<String> columns, ScanOptions options) throws IOException {
+    return digest(hadoopPath(file), columns, options);
+  }
+
+  /** Our digest lines of a file on this harness's file system; fails the test if a buffer is still held. */
+  public List<String> digest(Path file, List<String> columns, ScanOptions options) throws IOException {
     TrackingBufferSource buffers = new TrackingBufferSource();
     try {
-      return Digester.digest(context(options, buffers, new ScanMetrics()), hadoopPath(file), columns);
+      return Digester.digest(context(options, buffers, new ScanMetrics()), file, columns);
     } finally {
       assertEquals(0, buffers.outstanding(), "buffers leaked scanning " + file + " with " + options);
     }

@@ -577,6 +577,11 @@ public final class TestFileGenerator {
    * 2 DOUBLE, 2 single-char strings, 3 DATEs, 3 strings. Dictionary on, V1 pages, default page and row group sizes.
    */
   public static GeneratedFile lineitemLike(Path dir, int rows, CompressionCodecName codec) {
+    return lineitemLike(dir, rows, codec, 128L << 20);
+  }
+
+  /** {@link #lineitemLike(Path, int, CompressionCodecName)} with row groups of about {@code rowGroupSize} bytes. */
+  public static GeneratedFile lineitemLike(Path dir, int rows, CompressionCodecName codec, long rowGroupSize) {
     MessageType schema = MessageTypeParser.parseMessageType("""
         message lineitem {
           required int64 l_orderkey;
@@ -601,8 +606,9 @@ public final class TestFileGenerator {
     String[] modes = {"REG AIR", "AIR", "RAIL", "SHIP", "TRUCK", "MAIL", "FOB"};
     String[] words = {"furiously", "carefully", "quickly", "blithely", "ironic", "regular", "final", "pending",
         "deposits", "packages", "requests", "accounts", "foxes", "ideas", "theodolites", "pinto", "beans"};
-    Path file = dir.resolve("lineitem_" + rows + "_" + codec.name().toLowerCase() + ".parquet");
-    Cfg cfg = new Cfg(codec, false, true, 1 << 20, 20_000, 1 << 20, 128L << 20, false, false, null);
+    String rowGroups = rowGroupSize == 128L << 20 ? "" : "_rg" + rowGroupSize;
+    Path file = dir.resolve("lineitem_" + rows + "_" + codec.name().toLowerCase() + rowGroups + ".parquet");
+    Cfg cfg = new Cfg(codec, false, true, 1 << 20, 20_000, 1 << 20, rowGroupSize, false, false, null);
     SplittableRandom r = new SplittableRandom(4242);
     long[] order = {1};
     int[] line = {0};
