@@ -52,6 +52,8 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
   private final List<NullableIntVector> missing = new ArrayList<>();
   private final ScanMetrics metrics = new ScanMetrics();
   private RowGroupScanner scanner;
+  /** Set when the query touches a nested column: that reader then reads every projected column. */
+  private ComplexRowGroupReader complex;
   private int batchSize;
   private long rowsDone;
 
@@ -76,6 +78,12 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     batchSize = (int) Math.max(1, Math.min(ValueVector.MAX_ROW_COUNT - 1,
         options.getLong(ExecConstants.PARQUET_FLAT_BATCH_NUM_RECORDS)));
     try {
+      complex = ComplexRowGroupReader.open(options, fs, path, metadata, rowGroupIndex, rowsToRead,
+          new ArrayList<>(getColumns()), isStarQuery());
+      if (complex != null) {
+        complex.setup(output, size -> scanContext(context, size));
+        return;
+      }
       List<ColumnDescriptor> chosen = new ArrayList<>();
       if (isStarQuery()) {
         chosen.addAll(metadata.schema().columns());
@@ -99,17 +107,20 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
             TypeHelper.getValueVectorClass(column.type().getMinorType(), column.type().getMode())));
       }
       if (!columns.isEmpty() && rowsToRead > 0) {
-        ScanOptions scanOptions = ScanOptions.builder().batchSize(batchSize).build();
-        ScanContext scanContext = new ScanContext(fs, scanOptions, new DrillBufferSource(context.getAllocator()),
-            context.getScanExecutor(), context.getScanDecodeExecutor(), metrics);
         List<ColumnDescriptor> projected = columns.stream().map(DrillColumn::column).toList();
-        scanner = new RowGroupScanner(scanContext, metadata, path, rowGroupIndex, projected);
+        scanner = new RowGroupScanner(scanContext(context, batchSize), metadata, path, rowGroupIndex, projected);
       }
     } catch (SchemaChangeException e) {
       throw new ExecutionSetupException(e);
     } catch (IOException | RuntimeException e) {
       throw error(e);
     }
+  }
+
+  private ScanContext scanContext(OperatorContext context, int rowsPerBatch) {
+    ScanOptions scanOptions = ScanOptions.builder().batchSize(rowsPerBatch).build();
+    return new ScanContext(fs, scanOptions, new DrillBufferSource(context.getAllocator()),
+        context.getScanExecutor(), context.getScanDecodeExecutor(), metrics);
   }
 
   /**
@@ -146,6 +157,11 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     }
     int rows;
     try {
+      if (complex != null) {
+        rows = complex.next();
+        rowsDone += rows;
+        return rows;
+      }
       if (scanner == null) {
         rows = (int) Math.min(batchSize, remaining);
       } else {
@@ -183,6 +199,10 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
 
   @Override
   public void close() {
+    if (complex != null) {
+      complex.close();
+      complex = null;
+    }
     if (scanner != null) {
       scanner.close();
       scanner = null;
