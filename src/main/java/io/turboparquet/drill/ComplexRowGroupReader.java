@@ -1,5 +1,8 @@
 package io.turboparquet.drill;
 
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
+import com.google.common.util.concurrent.UncheckedExecutionException;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.Schema;
 import io.turboparquet.scan.Batch;
@@ -9,6 +12,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.function.IntFunction;
 import org.apache.drill.common.expression.SchemaPath;
 import org.apache.drill.common.types.Types;
@@ -41,6 +45,14 @@ import org.apache.parquet.schema.MessageType;
  * dropped from lists, legacy list layouts, date correction, every logical type).
  */
 final class ComplexRowGroupReader implements AutoCloseable {
+  /**
+   * parquet-java footers by our footer of the same file. The batch creator reads a file's footer
+   * once and shares it among the file's row-group readers, so keying on that object (weakly, by
+   * identity) reads the parquet-java footer once per file and fragment rather than once per row
+   * group (a file of many row groups has a footer that grows with them).
+   */
+  private static final Cache<FileMetadata, ParquetMetadata> FOOTERS = CacheBuilder.newBuilder().weakKeys().build();
+
   private final OptionManager options;
   private final Path path;
   private final FileMetadata metadata;
@@ -84,8 +96,21 @@ final class ComplexRowGroupReader implements AutoCloseable {
       return null;
     }
     ParquetMetadata footer;
-    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, fs.getConf()))) {
-      footer = reader.getFooter();
+    try {
+      footer = FOOTERS.get(metadata, () -> {
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, fs.getConf()))) {
+          return reader.getFooter();
+        }
+      });
+    } catch (ExecutionException | UncheckedExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IOException(cause);
     }
     if (!newReader && !ParquetReaderUtility.containsComplexColumn(footer, columns)) {
       return null;
