@@ -58,6 +58,8 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
   private RowGroupScanner scanner;
   private OperatorStats stats;
   private ScanOptions scanOptions;
+  /** Set when the query touches a nested column: that reader then reads every projected column. */
+  private ComplexRowGroupReader complex;
   private int batchSize;
   private long rowsDone;
   private long fixedWidthNanos;
@@ -86,6 +88,16 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     boolean microsTime = options.getBoolean(ExecConstants.PARQUET_READER_TIME_MICROS_AS_INT64);
     boolean int96 = options.getBoolean(ExecConstants.PARQUET_READER_INT96_AS_TIMESTAMP);
     try {
+      complex = ComplexRowGroupReader.open(options, fs, path, metadata, rowGroupIndex, rowsToRead,
+          new ArrayList<>(getColumns()), isStarQuery());
+      if (complex != null) {
+        RowGroupMeta rowGroup = rowGroupIndex < 0 ? null : metadata.rowGroups().get(rowGroupIndex);
+        complex.setup(output, records -> {
+          scanOptions = DrillScanOptions.of(options, config, rowGroup, List.of()).toBuilder().batchSize(records).build();
+          return scanContext(context, scanOptions);
+        });
+        return;
+      }
       List<ColumnDescriptor> chosen = new ArrayList<>();
       if (isStarQuery()) {
         chosen.addAll(metadata.schema().columns());
@@ -113,9 +125,7 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
       scanOptions = DrillScanOptions.of(options, config, rowGroup, projected);
       batchSize = scanOptions.batchSize();
       if (!columns.isEmpty() && rowsToRead > 0) {
-        ScanContext scanContext = new ScanContext(fs, scanOptions, new DrillBufferSource(context.getAllocator()),
-            context.getScanExecutor(), context.getScanDecodeExecutor(), metrics);
-        scanner = new RowGroupScanner(scanContext, metadata, path, rowGroupIndex, projected);
+        scanner = new RowGroupScanner(scanContext(context, scanOptions), metadata, path, rowGroupIndex, projected);
       }
     } catch (SchemaChangeException e) {
       throw new ExecutionSetupException(e);
@@ -124,6 +134,11 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     } finally {
       processNanos += System.nanoTime() - start;
     }
+  }
+
+  private ScanContext scanContext(OperatorContext context, ScanOptions scanOptions) {
+    return new ScanContext(fs, scanOptions, new DrillBufferSource(context.getAllocator()),
+        context.getScanExecutor(), context.getScanDecodeExecutor(), metrics);
   }
 
   /**
@@ -163,11 +178,15 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
   }
 
   /**
-   * Nothing: each batch allocates its vectors at their exact size when it writes them (the default
-   * would allocate every vector at a default size per batch, only to replace it).
+   * Flat columns: nothing, each batch allocates its vectors at their exact size when it writes them
+   * (the default would allocate every vector at a default size per batch, only to replace it).
+   * Nested columns are written through Drill's complex writers, which need the default.
    */
   @Override
   public void allocate(Map<String, ValueVector> vectorMap) {
+    if (complex != null) {
+      super.allocate(vectorMap);
+    }
   }
 
   private int readBatch() {
@@ -177,6 +196,11 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     }
     int rows;
     try {
+      if (complex != null) {
+        rows = complex.next();
+        rowsDone += rows;
+        return rows;
+      }
       if (scanner == null) {
         rows = (int) Math.min(batchSize, remaining);
       } else {
@@ -235,6 +259,10 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
 
   @Override
   public void close() {
+    if (complex != null) {
+      complex.close();
+      complex = null;
+    }
     if (scanner != null) {
       scanner.close();
       scanner = null;

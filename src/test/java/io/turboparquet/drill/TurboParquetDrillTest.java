@@ -180,17 +180,6 @@ public class TurboParquetDrillTest extends ClusterTest {
   }
 
   @Test
-  public void nestedColumnsFailClearly() throws Exception {
-    Path dir = Files.createDirectories(data.resolve("nested"));
-    Files.copy(CorpusFiles.file("nulls.snappy.parquet"), dir.resolve("nulls.snappy.parquet"));
-    Files.copy(CorpusFiles.file("datapage_v2.snappy.parquet"), dir.resolve("datapage_v2.snappy.parquet"));
-    failsWith("select * from " + table("nested/nulls.snappy.parquet", TurboParquetFormatConfig.NAME),
-        "turbo-parquet does not read nested column b_struct.b_c_int yet");
-    failsWith("select a, e from " + table("nested/datapage_v2.snappy.parquet", TurboParquetFormatConfig.NAME),
-        "turbo-parquet does not read nested column e");
-  }
-
-  @Test
   public void readErrorsNameTheFile() throws Exception {
     // Drill plans from the footer (intact here); the first page header is garbage, which only the reader sees.
     Path dir = Files.createDirectories(data.resolve("bad"));

@@ -521,6 +521,205 @@ public final class TestFileGenerator {
     return new GeneratedFile(file, desc);
   }
 
+  /**
+   * Schema of the nested-shapes file: what the nested family lacks (lists of structs holding lists,
+   * structs of lists, maps with struct and list values, legacy two-level lists, bare repeated
+   * primitives and groups, required at every level, logical types inside lists).
+   */
+  public static final String NESTED_SHAPES_SCHEMA = """
+      message shapes {
+        required int32 id;
+        required group req_struct { required int32 a; optional binary b (STRING); }
+        optional group structs (LIST) { repeated group list { optional group element {
+          optional int32 x; optional group ys (LIST) { repeated group list { required double element; } } } } }
+        optional group s_of_l { optional group nums (LIST) { repeated group list { optional int64 element; } }
+          optional binary tag (STRING); }
+        optional group m_struct (MAP) { repeated group key_value { required int32 key;
+          optional group value { optional binary name (STRING); optional boolean flag; } } }
+        optional group m_list (MAP) { repeated group key_value { required binary key (STRING);
+          optional group value (LIST) { repeated group list { optional int32 element; } } } }
+        optional group legacy (LIST) { repeated int32 array; }
+        optional group legacy_struct (LIST) { repeated group array { optional int32 p; optional binary q (STRING); } }
+        repeated binary tags (STRING);
+        repeated group events { required int64 at (TIMESTAMP(MILLIS,true)); repeated int32 codes; }
+        required group all_req (LIST) { repeated group list { required group element { required int32 v;
+          required group w (LIST) { repeated group list { required int32 element; } } } } }
+        optional group dates (LIST) { repeated group list { optional int32 element (DATE); } }
+        optional group decs (LIST) { repeated group list { optional int32 element (DECIMAL(9,2)); } }
+        optional group fixed (LIST) { repeated group list { optional fixed_len_byte_array(3) element; } }
+      }
+      """;
+
+  /**
+   * The nested-shapes file: {@code rows} rows with nulls, empty and null lists at every optional
+   * level, small pages and row groups (many pages and row groups per file).
+   */
+  public static GeneratedFile nestedShapes(Path dir, CompressionCodecName codec, boolean v2, boolean dict, int rows,
+                                           long seed) {
+    MessageType schema = MessageTypeParser.parseMessageType(NESTED_SHAPES_SCHEMA);
+    Cfg cfg = Cfg.of(codec, v2, dict).withPages(1024, 50).withRowGroupSize(32 * 1024);
+    String name = "nested_shapes_" + codec.name().toLowerCase() + "_" + (v2 ? "v2" : "v1") + (dict ? "_dict" : "")
+        + ".parquet";
+    Path file = dir.resolve(name);
+    SplittableRandom r = new SplittableRandom(seed);
+    write(file, schema, cfg, rows, (row, g) -> {
+      g.add("id", row);
+      Group rs = g.addGroup("req_struct");
+      rs.add("a", r.nextInt(-5, 5));
+      if (r.nextInt(4) != 0) {
+        rs.add("b", "b" + r.nextInt(30));
+      }
+      if (r.nextInt(8) != 0) {
+        Group l = g.addGroup("structs");
+        int n = r.nextInt(6) == 0 ? 0 : r.nextInt(1, 5);
+        for (int i = 0; i < n; i++) {
+          Group slot = l.addGroup("list");
+          if (r.nextInt(6) == 0) {
+            continue; // null struct element
+          }
+          Group e = slot.addGroup("element");
+          if (r.nextInt(5) != 0) {
+            e.add("x", r.nextInt(1000));
+          }
+          if (r.nextInt(5) != 0) {
+            Group ys = e.addGroup("ys");
+            int m = r.nextInt(4);
+            for (int j = 0; j < m; j++) {
+              ys.addGroup("list").add("element", r.nextDouble());
+            }
+          }
+        }
+      }
+      if (r.nextInt(6) != 0) {
+        Group s = g.addGroup("s_of_l");
+        if (r.nextInt(5) != 0) {
+          Group nums = s.addGroup("nums");
+          int n = r.nextInt(5);
+          for (int i = 0; i < n; i++) {
+            Group slot = nums.addGroup("list");
+            if (r.nextInt(5) != 0) {
+              slot.add("element", r.nextLong());
+            }
+          }
+        }
+        if (r.nextBoolean()) {
+          s.add("tag", "t" + r.nextInt(9));
+        }
+      }
+      if (r.nextInt(5) != 0) {
+        Group m = g.addGroup("m_struct");
+        int n = r.nextInt(4);
+        for (int i = 0; i < n; i++) {
+          Group kv = m.addGroup("key_value");
+          kv.add("key", i * 7 + r.nextInt(7));
+          if (r.nextInt(4) != 0) {
+            Group v = kv.addGroup("value");
+            if (r.nextInt(3) != 0) {
+              v.add("name", "n" + r.nextInt(50));
+            }
+            if (r.nextInt(3) != 0) {
+              v.add("flag", r.nextBoolean());
+            }
+          }
+        }
+      }
+      if (r.nextInt(5) != 0) {
+        Group m = g.addGroup("m_list");
+        int n = r.nextInt(3);
+        for (int i = 0; i < n; i++) {
+          Group kv = m.addGroup("key_value");
+          kv.add("key", "k" + i);
+          if (r.nextInt(4) != 0) {
+            Group v = kv.addGroup("value");
+            int k = r.nextInt(4);
+            for (int j = 0; j < k; j++) {
+              Group slot = v.addGroup("list");
+              if (r.nextInt(4) != 0) {
+                slot.add("element", r.nextInt(100));
+              }
+            }
+          }
+        }
+      }
+      if (r.nextInt(5) != 0) {
+        Group l = g.addGroup("legacy");
+        int n = r.nextInt(4);
+        for (int i = 0; i < n; i++) {
+          l.add("array", r.nextInt(100));
+        }
+      }
+      if (r.nextInt(5) != 0) {
+        Group l = g.addGroup("legacy_struct");
+        int n = r.nextInt(3);
+        for (int i = 0; i < n; i++) {
+          Group a = l.addGroup("array");
+          if (r.nextBoolean()) {
+            a.add("p", r.nextInt(100));
+          }
+          if (r.nextBoolean()) {
+            a.add("q", "q" + r.nextInt(10));
+          }
+        }
+      }
+      int tags = r.nextInt(4);
+      for (int i = 0; i < tags; i++) {
+        g.add("tags", "tag" + r.nextInt(20));
+      }
+      int events = r.nextInt(3);
+      for (int i = 0; i < events; i++) {
+        Group e = g.addGroup("events");
+        e.add("at", 1_600_000_000_000L + r.nextInt(1_000_000));
+        int codes = r.nextInt(3);
+        for (int j = 0; j < codes; j++) {
+          e.add("codes", r.nextInt(500));
+        }
+      }
+      Group all = g.addGroup("all_req");
+      int n = r.nextInt(3);
+      for (int i = 0; i < n; i++) {
+        Group e = all.addGroup("list").addGroup("element");
+        e.add("v", r.nextInt(10));
+        Group w = e.addGroup("w");
+        int k = r.nextInt(3);
+        for (int j = 0; j < k; j++) {
+          w.addGroup("list").add("element", r.nextInt(10));
+        }
+      }
+      if (r.nextInt(4) != 0) {
+        Group d = g.addGroup("dates");
+        int k = r.nextInt(3);
+        for (int j = 0; j < k; j++) {
+          Group slot = d.addGroup("list");
+          if (r.nextInt(4) != 0) {
+            slot.add("element", 18_000 + r.nextInt(1000));
+          }
+        }
+      }
+      if (r.nextInt(4) != 0) {
+        Group d = g.addGroup("decs");
+        int k = r.nextInt(3);
+        for (int j = 0; j < k; j++) {
+          Group slot = d.addGroup("list");
+          if (r.nextInt(4) != 0) {
+            slot.add("element", r.nextInt(-100_000, 100_000));
+          }
+        }
+      }
+      if (r.nextInt(4) != 0) {
+        Group d = g.addGroup("fixed");
+        int k = r.nextInt(3);
+        for (int j = 0; j < k; j++) {
+          Group slot = d.addGroup("list");
+          if (r.nextInt(4) != 0) {
+            slot.add("element", Binary.fromConstantByteArray(new byte[] {(byte) r.nextInt(256), (byte) j, 7}));
+          }
+        }
+      }
+    });
+    return new GeneratedFile(file, "nested shapes / " + codec + " / " + (v2 ? "v2" : "v1") + (dict ? " / dict" : "")
+        + " / " + rows + " rows");
+  }
+
   /** NaN payload bit patterns written by {@link #nanPayloads}. */
   public static final int[] FLOAT_BITS = {0x7fc00000, 0x7fc00001, 0xffc12345, 0x7f800001, 0xff800000, 0x7f800000,
       0x80000000, 0x00000000, 0x00000001, 0x3f800000};

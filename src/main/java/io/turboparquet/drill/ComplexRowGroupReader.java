@@ -1,0 +1,199 @@
+package io.turboparquet.drill;
+
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
+import com.google.common.util.concurrent.UncheckedExecutionException;
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.Schema;
+import io.turboparquet.scan.Batch;
+import io.turboparquet.scan.RowGroupScanner;
+import io.turboparquet.scan.ScanContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.function.IntFunction;
+import org.apache.drill.common.expression.SchemaPath;
+import org.apache.drill.common.types.Types;
+import org.apache.drill.exec.ExecConstants;
+import org.apache.drill.exec.exception.SchemaChangeException;
+import org.apache.drill.exec.physical.impl.OutputMutator;
+import org.apache.drill.exec.record.MaterializedField;
+import org.apache.drill.exec.server.options.OptionManager;
+import org.apache.drill.exec.store.parquet.ParquetReaderConfig;
+import org.apache.drill.exec.store.parquet.ParquetReaderUtility;
+import org.apache.drill.exec.store.parquet2.DrillParquetRecordMaterializer;
+import org.apache.drill.exec.vector.NullableIntVector;
+import org.apache.drill.exec.vector.ValueVector;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * Reads one row group the way Drill's built-in format reads it when the query touches a nested
+ * column (LIST, MAP, struct, repeated field), where Drill switches from its flat reader to
+ * {@code DrillParquetReader}: every projected column, flat ones included, goes through Drill's
+ * converters and complex writers ({@link DrillParquetRecordMaterializer}), which decide the vector
+ * types (nullable scalars, MAP for groups, REPEATED vectors, RepeatedList, DICT for MAP-annotated
+ * groups). The values come from the scan core; {@link RecordAssembler} rebuilds the records from
+ * their levels and drives the converters. Reusing Drill's converters rather than writing vectors
+ * directly is the price of rows identical to the built-in reader's in every corner (null elements
+ * dropped from lists, legacy list layouts, date correction, every logical type).
+ */
+final class ComplexRowGroupReader implements AutoCloseable {
+  /**
+   * parquet-java footers by our footer of the same file. The batch creator reads a file's footer
+   * once and shares it among the file's row-group readers, so keying on that object (weakly, by
+   * identity) reads the parquet-java footer once per file and fragment rather than once per row
+   * group (a file of many row groups has a footer that grows with them).
+   */
+  private static final Cache<FileMetadata, ParquetMetadata> FOOTERS = CacheBuilder.newBuilder().weakKeys().build();
+
+  private final OptionManager options;
+  private final Path path;
+  private final FileMetadata metadata;
+  private final int rowGroupIndex;
+  private final long rowsToRead;
+  private final ParquetMetadata footer;
+  private final List<SchemaPath> columns;
+  private final boolean star;
+  private final List<NullableIntVector> missing = new ArrayList<>();
+  private DrillParquetRecordMaterializer materializer;
+  private RecordAssembler assembler;
+  private RowGroupScanner scanner;
+  private int batchSize;
+  private long rowsDone;
+
+  private ComplexRowGroupReader(OptionManager options, Path path, FileMetadata metadata, int rowGroupIndex,
+      long rowsToRead, ParquetMetadata footer, List<SchemaPath> columns, boolean star) {
+    this.options = options;
+    this.path = path;
+    this.metadata = metadata;
+    this.rowGroupIndex = rowGroupIndex;
+    this.rowsToRead = rowsToRead;
+    this.footer = footer;
+    this.columns = columns;
+    this.star = star;
+  }
+
+  /**
+   * A reader for the row group when Drill's built-in format would read it with its nested reader
+   * (a projected column is nested, or {@code store.parquet.use_new_reader} is on), else null. Only
+   * files with a group or a repeated field pay for reading the footer again with parquet-java,
+   * whose schema Drill's converters take.
+   */
+  static ComplexRowGroupReader open(OptionManager options, FileSystem fs, Path path, FileMetadata metadata,
+      int rowGroupIndex, long rowsToRead, List<SchemaPath> columns, boolean star) throws IOException {
+    if (columns.isEmpty()) {
+      return null; // count(*): row counts only
+    }
+    boolean newReader = options.getBoolean(ExecConstants.PARQUET_NEW_RECORD_READER);
+    if (!newReader && !hasNested(metadata.schema())) {
+      return null;
+    }
+    ParquetMetadata footer;
+    try {
+      footer = FOOTERS.get(metadata, () -> {
+        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, fs.getConf()))) {
+          return reader.getFooter();
+        }
+      });
+    } catch (ExecutionException | UncheckedExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IOException(cause);
+    }
+    if (!newReader && !ParquetReaderUtility.containsComplexColumn(footer, columns)) {
+      return null;
+    }
+    return new ComplexRowGroupReader(options, path, metadata, rowGroupIndex, rowsToRead, footer, columns, star);
+  }
+
+  private static boolean hasNested(Schema schema) {
+    return schema.columns().stream().anyMatch(c -> c.path().size() > 1 || !c.isFlat());
+  }
+
+  /**
+   * Adds the output columns and opens the scan core over the projected leaves.
+   *
+   * @param scanContext the scan core's context for a batch size (records per batch)
+   */
+  void setup(OutputMutator output, IntFunction<ScanContext> scanContext) throws IOException, SchemaChangeException {
+    batchSize = (int) Math.max(1, Math.min(ValueVector.MAX_ROW_COUNT - 1,
+        options.getLong(ExecConstants.PARQUET_COMPLEX_BATCH_NUM_RECORDS)));
+    MessageType fileSchema = footer.getFileMetaData().getSchema();
+    ComplexProjection projection = ComplexProjection.of(fileSchema, columns, star);
+    for (SchemaPath column : projection.notFound()) {
+      missing.add(output.addField(MaterializedField.create(column.toExpr(), Types.optional(
+          org.apache.drill.common.types.TypeProtos.MinorType.INT)), NullableIntVector.class));
+    }
+    if (!star && projection.found().isEmpty()) {
+      return; // only columns the file lacks
+    }
+    boolean autoCorrectDates = ParquetReaderConfig.builder().withOptions(options).build().autoCorrectCorruptedDates();
+    ParquetReaderUtility.DateCorruptionStatus dates =
+        ParquetReaderUtility.detectCorruptDates(footer, columns, autoCorrectDates);
+    materializer = new DrillParquetRecordMaterializer(output, projection.schema(), projection.found(), options, dates);
+    List<io.turboparquet.format.ColumnDescriptor> leaves = new ArrayList<>();
+    for (org.apache.parquet.column.ColumnDescriptor c : projection.schema().getColumns()) {
+      List<String> leafPath = Arrays.asList(c.getPath());
+      leaves.add(metadata.schema().columns().stream().filter(d -> d.path().equals(leafPath)).findFirst()
+          .orElseThrow(() -> new IllegalStateException("no column " + leafPath + " in " + path)));
+    }
+    assembler = new RecordAssembler(projection.schema(), materializer.getRootConverter(), leaves);
+    if (rowsToRead > 0 && !leaves.isEmpty()) {
+      scanner = new RowGroupScanner(scanContext.apply(batchSize), metadata, path, rowGroupIndex, leaves);
+    }
+  }
+
+  /** Writes the next batch of records; 0 at the end. */
+  int next() throws IOException {
+    long remaining = rowsToRead - rowsDone;
+    if (remaining <= 0) {
+      return 0;
+    }
+    int rows;
+    if (scanner == null) {
+      rows = (int) Math.min(batchSize, remaining);
+    } else {
+      Batch batch = scanner.next();
+      if (batch == null) {
+        return 0;
+      }
+      rows = (int) Math.min(batch.rows(), remaining);
+      assembler.start(batch.columns());
+      for (int i = 0; i < rows; i++) {
+        materializer.setPosition(i);
+        assembler.assembleRecord();
+      }
+      if (rows == batch.rows()) {
+        assembler.finishBatch();
+      }
+      materializer.setValueCount(rows);
+    }
+    for (NullableIntVector v : missing) {
+      v.allocateNew(rows);
+      v.getBitsVector().getBuffer().setZero(0, rows);
+      v.getMutator().setValueCount(rows);
+    }
+    rowsDone += rows;
+    return rows;
+  }
+
+  @Override
+  public void close() {
+    if (scanner != null) {
+      scanner.close();
+      scanner = null;
+    }
+  }
+}
