@@ -66,6 +66,20 @@ public final class ArrayCompactReader extends CompactReader {
     return pos - start;
   }
 
+  /**
+   * The tight loop of {@link CompactSkipper} first; whatever it declines, the checked walk of the
+   * superclass either skips too or reports by name.
+   */
+  @Override
+  public void skip(int type) throws ParquetCorruptionException {
+    int end = CompactSkipper.skip(buf, pos, limit, type, maxStringLength());
+    if (end >= 0) {
+      pos = end;
+    } else {
+      super.skip(type);
+    }
+  }
+
   /** Offset of the next byte relative to the start, for {@link #seek}. */
   public int position() {
     return pos - start;

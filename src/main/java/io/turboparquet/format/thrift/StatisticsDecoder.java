@@ -14,7 +14,7 @@ import io.turboparquet.format.ParquetCorruptionException;
 final class StatisticsDecoder {
   private StatisticsDecoder() {}
 
-  static ColumnStatistics read(CompactReader r) throws ParquetCorruptionException {
+  static ColumnStatistics read(ArrayCompactReader r) throws ParquetCorruptionException {
     byte[] max = null;
     byte[] min = null;
     long nullCount = -1;
