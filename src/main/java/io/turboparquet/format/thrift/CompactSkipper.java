@@ -65,6 +65,40 @@ final class CompactSkipper {
     }
     int lastId = 0;
     while (p < limit) {
+      if (limit - p >= 8) {
+        // the common field, header and value in one 8-byte read
+        long w = (long) LONG_LE.get(b, p);
+        int header = (int) w & 0xff;
+        int type = header & 0x0f;
+        int delta = header >>> 4;
+        if (type == STOP) {
+          return p + 1;
+        }
+        if (delta != 0) {
+          if (type >= I16 && type <= I64) {
+            long stops = ~w & 0x8080808080808000L;
+            if (stops != 0) {
+              lastId += delta;
+              if (lastId > Short.MAX_VALUE) {
+                return FAIL;
+              }
+              p += (Long.numberOfTrailingZeros(stops) >>> 3) + 1;
+              continue;
+            }
+          } else if (type == BINARY && (w & 0x8000) == 0) {
+            int n = (int) (w >>> 8) & 0x7f;
+            lastId += delta;
+            if (lastId > Short.MAX_VALUE || n > maxLength) {
+              return FAIL;
+            }
+            p += 2 + n;
+            if (p > limit) {
+              return FAIL;
+            }
+            continue;
+          }
+        }
+      }
       int header = b[p++] & 0xff;
       int type = header & 0x0f;
       if (type == STOP) {
