@@ -1,6 +1,7 @@
 package io.turboparquet.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turboparquet.format.FileMetadata;
@@ -48,6 +49,9 @@ class BenchmarksSmokeTest {
     assertEquals(100, full.schema().columns().size());
     FileMetadata projected = b.turboProjected();
     assertEquals(full.numRows(), projected.numRows());
+    assertEquals(full.rowGroups().get(3).column(7).totalCompressedSize(),
+        b.turboNoStats().rowGroups().get(3).column(7).totalCompressedSize());
+    assertNull(b.turboNoStats().rowGroups().get(3).column(7).statistics());
     assertEquals(full.numRows(), b.parquetJavaNoFilter().getBlocks().stream().mapToLong(r -> r.getRowCount()).sum());
     assertEquals(full.numRows(), b.parquetJavaThriftOnly().getNum_rows());
   }

@@ -6,6 +6,7 @@ import io.turboparquet.format.FooterOptions.ColumnSelector;
 import io.turboparquet.format.thrift.FooterDecoder;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +46,10 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Footer decoding of wide files, after the public Parquet footer-parsing benchmark: 20 row groups
  * x 1000 rows, N required columns, all FLOAT or all short strings, with or without statistics.
- * Files are written once with parquet-java's low-level writer under {@code target/footer-bench}.
+ * Files are written once with parquet-java's low-level writer and kept under
+ * {@code target/footer-bench} as sparse copies: the leading magic and the footer, the data pages
+ * replaced by a hole (every footer reader, pyarrow's included, reads them like the original; a
+ * 10000-column file would otherwise take 1-2 GB).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -58,7 +62,7 @@ public class FooterBenchmark {
   static final int ROWS = 1000;
   static final int PROJECTED = 10;
 
-  @Param({"100", "1000"})
+  @Param({"100", "1000", "10000"})
   public int columns;
 
   @Param({"FLOAT", "STRING"})
@@ -71,21 +75,23 @@ public class FooterBenchmark {
   private String name;
   private long fileLength;
   private FooterOptions full;
+  private FooterOptions noStatistics;
   private FooterOptions projected;
 
   @Setup
   public void setUp() throws IOException {
-    Path file = Paths.get("target", "footer-bench", "wide_" + columns + "_" + type + "_" + (statistics ? "stats"
-        : "nostats") + ".parquet").toAbsolutePath();
+    Path file = file(columns, type, statistics);
     if (!Files.exists(file)) {
-      write(file, columns, type.equals("FLOAT"), statistics);
+      Path written = file.resolveSibling(file.getFileName() + ".full");
+      write(written, columns, type.equals("FLOAT"), statistics);
+      keepFooterOnly(written, file);
+      Files.delete(written);
     }
-    byte[] bytes = Files.readAllBytes(file);
-    int length = ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-    footer = java.util.Arrays.copyOfRange(bytes, bytes.length - 8 - length, bytes.length - 8);
+    footer = readFooter(file);
     name = file.toString();
-    fileLength = bytes.length;
+    fileLength = Files.size(file);
     full = FooterOptions.DEFAULT.withStatistics(ColumnSelector.ALL);
+    noStatistics = FooterOptions.DEFAULT;
     int[] chosen = new int[PROJECTED];
     for (int i = 0; i < PROJECTED; i++) {
       chosen[i] = i * (columns / PROJECTED); // spread over the schema
@@ -99,6 +105,12 @@ public class FooterBenchmark {
   @Benchmark
   public FileMetadata turboFull() throws IOException {
     return FooterDecoder.decode(name, fileLength, footer, 0, footer.length, full);
+  }
+
+  /** Every column chunk, statistics skipped (arrow-rs's "skip statistics" decode). */
+  @Benchmark
+  public FileMetadata turboNoStats() throws IOException {
+    return FooterDecoder.decode(name, fileLength, footer, 0, footer.length, noStatistics);
   }
 
   /** 10 of N columns (with statistics); the rest skipped. */
@@ -117,6 +129,44 @@ public class FooterBenchmark {
   @Benchmark
   public FileMetaData parquetJavaThriftOnly() throws IOException {
     return Util.readFileMetaData(new ByteArrayInputStream(footer));
+  }
+
+  /** Where the (sparse) file for one parameter combination is kept. */
+  static Path file(int columns, String type, boolean statistics) {
+    return Paths.get("target", "footer-bench", "wide_" + columns + "_" + type + "_" + (statistics ? "stats"
+        : "nostats") + ".parquet").toAbsolutePath();
+  }
+
+  /** The footer's Thrift bytes. */
+  static byte[] readFooter(Path file) throws IOException {
+    try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
+      byte[] tail = new byte[8];
+      in.seek(in.length() - 8);
+      in.readFully(tail);
+      int length = ByteBuffer.wrap(tail, 0, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+      byte[] footer = new byte[length];
+      in.seek(in.length() - 8 - length);
+      in.readFully(footer);
+      return footer;
+    }
+  }
+
+  /** Copies the magic and the footer (with its tail) of {@code from} into a sparse file of the same length. */
+  static void keepFooterOnly(Path from, Path to) throws IOException {
+    byte[] footer = readFooter(from);
+    long length = Files.size(from);
+    Path tmp = to.resolveSibling(to.getFileName() + ".tmp");
+    try (RandomAccessFile out = new RandomAccessFile(tmp.toFile(), "rw")) {
+      out.setLength(0);
+      out.write("PAR1".getBytes(StandardCharsets.US_ASCII));
+      out.seek(length - 8 - footer.length);
+      out.write(footer);
+      byte[] tail = new byte[8];
+      ByteBuffer.wrap(tail).order(ByteOrder.LITTLE_ENDIAN).putInt(footer.length).put("PAR1".getBytes(
+          StandardCharsets.US_ASCII));
+      out.write(tail);
+    }
+    Files.move(tmp, to);
   }
 
   static void write(Path file, int columns, boolean floats, boolean withStatistics) throws IOException {
@@ -167,5 +217,6 @@ public class FooterBenchmark {
     }
     w.end(Map.of());
     Files.move(tmp, file);
+    Files.deleteIfExists(tmp.resolveSibling("." + tmp.getFileName() + ".crc"));
   }
 }

@@ -5,7 +5,8 @@ import java.util.HexFormat;
 
 /**
  * A column chunk's Thrift {@code Statistics} as stored, bytes uninterpreted (their order depends
- * on the column's type and the writer, see parquet.thrift). Absent values are null / -1.
+ * on the column's type and the writer, see parquet.thrift). Absent values are null / -1. The arrays
+ * are read-only: equal bounds share one array ({@code min} and {@code minValue} often do).
  *
  * @param max deprecated {@code max} (signed byte order by old writers)
  * @param min deprecated {@code min}

@@ -66,6 +66,43 @@ public final class ArrayCompactReader extends CompactReader {
     return pos - start;
   }
 
+  /**
+   * A binary that equals {@code same} byte for byte comes back as {@code same} instead of a copy:
+   * writers store a chunk's bounds twice (the deprecated min/max and min_value/max_value).
+   */
+  byte[] readBinaryOr(byte[] same, String name) throws ParquetCorruptionException {
+    int n = readLength(name);
+    if (same != null && same.length == n && sameBytes(same, pos)) {
+      pos += n;
+      return same;
+    }
+    return readBytes(n);
+  }
+
+  // Bounds are a few bytes long: a plain loop beats Arrays.equals' setup.
+  private boolean sameBytes(byte[] same, int at) {
+    for (int i = 0; i < same.length; i++) {
+      if (same[i] != buf[at + i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The tight loop of {@link CompactSkipper} first; whatever it declines, the checked walk of the
+   * superclass either skips too or reports by name.
+   */
+  @Override
+  public void skip(int type) throws ParquetCorruptionException {
+    int end = CompactSkipper.skip(buf, pos, limit, type, maxStringLength());
+    if (end >= 0) {
+      pos = end;
+    } else {
+      super.skip(type);
+    }
+  }
+
   /** Offset of the next byte relative to the start, for {@link #seek}. */
   public int position() {
     return pos - start;

@@ -41,6 +41,11 @@ public abstract class CompactReader {
   /** What is being decoded, for error messages ("footer", "row group 3 column a: page header at offset 4"). */
   protected abstract String context();
 
+  /** Longest string or binary accepted. */
+  protected final int maxStringLength() {
+    return maxStringLength;
+  }
+
   public final String file() {
     return file;
   }
@@ -214,7 +219,7 @@ public abstract class CompactReader {
   }
 
   /** Skips a value of wire type {@code type} without allocating. */
-  public final void skip(int type) throws ParquetCorruptionException {
+  public void skip(int type) throws ParquetCorruptionException {
     skip(type, 0);
   }
 

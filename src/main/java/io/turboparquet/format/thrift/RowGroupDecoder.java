@@ -31,7 +31,7 @@ final class RowGroupDecoder {
   private static final CompressionCodec[] CODECS = CompressionCodec.values();
   private static final int MAX_CACHED_ENCODING_LISTS = 64;
 
-  private final CompactReader r;
+  private final ArrayCompactReader r;
   private final long fileLength;
   private final List<ColumnDescriptor> leaves;
   private final boolean[] projected;
@@ -55,7 +55,7 @@ final class RowGroupDecoder {
   private ColumnStatistics chunkStatistics;
 
   /** {@code projected} / {@code statistics}: one flag per leaf, or null for every leaf. */
-  RowGroupDecoder(CompactReader r, long fileLength, List<ColumnDescriptor> leaves, boolean[] projected,
+  RowGroupDecoder(ArrayCompactReader r, long fileLength, List<ColumnDescriptor> leaves, boolean[] projected,
       boolean[] statistics) {
     this.r = r;
     this.fileLength = fileLength;
@@ -166,7 +166,9 @@ final class RowGroupDecoder {
         default -> r.skip(fieldType(f));
       }
     }
-    r.require(hasFileOffset, where() + "ColumnChunk.file_offset");
+    if (!hasFileOffset) { // not r.require: the message would be built for every chunk
+      throw r.corrupt(where() + "required field ColumnChunk.file_offset is missing");
+    }
     if (!hasMeta) {
       throw r.corrupt(where() + "ColumnChunk.meta_data is missing (encrypted or external columns are not supported)");
     }

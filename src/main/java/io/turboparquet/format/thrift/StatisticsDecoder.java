@@ -10,11 +10,14 @@ import static io.turboparquet.format.thrift.CompactReader.fieldType;
 import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.ParquetCorruptionException;
 
-/** The Statistics struct (of a column chunk; page headers skip theirs). */
+/**
+ * The Statistics struct (of a column chunk; page headers skip theirs). Equal deprecated and new
+ * bounds share one array: the model's arrays are read-only.
+ */
 final class StatisticsDecoder {
   private StatisticsDecoder() {}
 
-  static ColumnStatistics read(CompactReader r) throws ParquetCorruptionException {
+  static ColumnStatistics read(ArrayCompactReader r) throws ParquetCorruptionException {
     byte[] max = null;
     byte[] min = null;
     long nullCount = -1;
@@ -41,8 +44,8 @@ final class StatisticsDecoder {
             r.nonNegative(distinctCount, "Statistics.distinct_count");
           }
         }
-        case 5 -> maxValue = r.is(f, BINARY) ? r.readBinary("Statistics.max_value") : maxValue;
-        case 6 -> minValue = r.is(f, BINARY) ? r.readBinary("Statistics.min_value") : minValue;
+        case 5 -> maxValue = r.is(f, BINARY) ? r.readBinaryOr(max, "Statistics.max_value") : maxValue;
+        case 6 -> minValue = r.is(f, BINARY) ? r.readBinaryOr(min, "Statistics.min_value") : minValue;
         case 7 -> {
           if (r.is(f, BOOLEAN_TRUE)) {
             maxExact = boolField(f);
