@@ -17,6 +17,8 @@ public final class ParquetFileScanner implements AutoCloseable {
   private final List<ColumnDescriptor> projection;
   private int nextRowGroup;
   private RowGroupScanner current;
+  /** The next row group's reads, started while the current one decodes. */
+  private RowGroupFetch pending;
 
   private ParquetFileScanner(ScanContext context, Path path, FileMetadata metadata, List<String> columns) {
     this.context = context;
@@ -66,8 +68,13 @@ public final class ParquetFileScanner implements AutoCloseable {
           context.metrics().addRowGroup(metadata.rowGroups().get(index).numRows());
           continue;
         }
-        current = new RowGroupScanner(context, metadata, path, index, projection);
+        RowGroupFetch fetch = takePending(index);
+        if (fetch == null) {
+          fetch = RowGroupScanner.startFetch(context, metadata, path, index, projection, 0);
+        }
+        current = new RowGroupScanner(context, metadata, path, index, projection, fetch);
         context.metrics().addRowGroup(current.rowGroup().numRows());
+        prefetch(index + 1);
       }
       Batch batch = current.next();
       if (batch != null) {
@@ -78,11 +85,42 @@ public final class ParquetFileScanner implements AutoCloseable {
     }
   }
 
+  private RowGroupFetch takePending(int index) {
+    RowGroupFetch fetch = pending;
+    pending = null;
+    if (fetch != null && fetch.rowGroup() != index) {
+      fetch.close(); // not the row group we need (cannot happen while row groups go in order)
+      return null;
+    }
+    return fetch;
+  }
+
+  /**
+   * Starts reading row group {@code index} while the current one decodes: only with coalesced
+   * async reads, and only when both row groups' bytes fit the memory budget together.
+   */
+  private void prefetch(int index) {
+    ScanOptions options = context.options();
+    if (!options.prefetchRowGroups() || !options.asyncPageReads() || context.scanPool() == null
+        || current.fetchedBytes() == 0 || index >= metadata.rowGroups().size()
+        || metadata.rowGroups().get(index).numRows() == 0) {
+      return;
+    }
+    pending = RowGroupScanner.startFetch(context, metadata, path, index, projection, current.fetchedBytes());
+    if (pending != null) {
+      context.metrics().addPrefetchedRowGroup();
+    }
+  }
+
   @Override
   public void close() {
     if (current != null) {
       current.close();
       current = null;
+    }
+    if (pending != null) {
+      pending.close();
+      pending = null;
     }
   }
 }
