@@ -12,19 +12,25 @@ import io.turboparquet.io.RangeReads;
 import io.turboparquet.io.ReadPlanner;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StreamCapabilities;
 
 /**
  * The coalesced reads of one row group's projected column chunks: planned by {@link ReadPlanner},
- * issued at once as parallel positional reads on the scan pool (each part on a stream of its own,
- * so storage that limits each connection is read over several), or on the calling thread when the
- * scan is synchronous. A column's {@link #input(int)} waits only for the range holding its chunk.
+ * issued at once as one Hadoop vectored read where the file system's stream supports it, else as
+ * parallel positional reads on the scan pool (each part on a stream of its own, so storage that
+ * limits each connection is read over several); on the calling thread when the scan is
+ * synchronous. A column's {@link #input(int)} waits only for the range holding its chunk.
  * Nothing outside the projected chunks is read, except gaps of at most
  * {@link ScanOptions#coalesceGap()} bytes between them.
  */
@@ -42,6 +48,9 @@ final class RowGroupFetch implements AutoCloseable {
   private final List<List<Part>> parts = new ArrayList<>();
   private final long bytes;
   private FSDataInputStream beyondStream;
+  private FSDataInputStream vectoredStream;
+  /** Buffers a vectored read allocated that are not views of ours; released on close. */
+  private final List<ByteBuf> vectoredExtra = new ArrayList<>();
   private volatile boolean closed;
 
   /** One positional read into a slice of its range's buffer; runs once, on whichever thread claims it. */
@@ -55,6 +64,8 @@ final class RowGroupFetch implements AutoCloseable {
     private final long start;
     private final int length;
     private volatile Throwable error;
+    /** The buffer handed to a vectored read for this part (a view of ours), if it got one. */
+    private volatile ByteBuffer target;
 
     Part(ByteBuf buffer, int index, long start, int length) {
       this.buffer = buffer;
@@ -75,6 +86,31 @@ final class RowGroupFetch implements AutoCloseable {
           RangeReads.forStream(in).readFully(start, buffer, index, length);
         }
         context.metrics().addDiskRead(System.nanoTime() - t0, length, 1);
+      } catch (Throwable t) {
+        error = t;
+      } finally {
+        done.countDown();
+      }
+    }
+
+    /** Takes the part for a vectored read, which completes it through {@link #vectoredDone}. */
+    boolean claim() {
+      return state.compareAndSet(NEW, CLAIMED);
+    }
+
+    /** The vectored read of this part ended: keep the bytes (copying them if they are not in our buffer). */
+    void vectoredDone(ByteBuffer data, Throwable failure, long startNanos) {
+      try {
+        if (failure != null) {
+          error = failure;
+        } else if (data.remaining() != length) {
+          error = new IOException("vectored read returned " + data.remaining() + " bytes, wanted " + length);
+        } else {
+          if (data != target) {
+            buffer.setBytes(index, data.duplicate());
+          }
+          context.metrics().addDiskRead(System.nanoTime() - startNanos, length, 1);
+        }
       } catch (Throwable t) {
         error = t;
       } finally {
@@ -189,6 +225,9 @@ final class RowGroupFetch implements AutoCloseable {
   private void issue() {
     boolean async = context.options().asyncPageReads() && context.scanPool() != null;
     context.metrics().addCoalescedRanges(buffers.size());
+    if (async && issueVectored()) {
+      return;
+    }
     for (List<Part> rangeParts : parts) {
       for (Part p : rangeParts) {
         if (async) {
@@ -202,6 +241,74 @@ final class RowGroupFetch implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * Issues every part as one vectored read when the file system's stream supports it (Hadoop 3.3.5+:
+   * the local file system reads the ranges in parallel on an asynchronous channel, object stores
+   * in parallel requests). Returns false, having read nothing, when the stream does not.
+   */
+  private boolean issueVectored() {
+    List<Part> all = new ArrayList<>();
+    parts.forEach(all::addAll);
+    if (all.isEmpty()) {
+      return false;
+    }
+    all.sort(java.util.Comparator.comparingLong(p -> p.start));
+    Part first = all.get(0);
+    Part last = all.get(all.size() - 1);
+    FSDataInputStream in;
+    try {
+      in = FileOpener.open(context.fileSystem(), path, meta.fileLength(), context.options().readAheadHint(),
+          first.start, last.start + last.length - first.start);
+    } catch (IOException | RuntimeException e) {
+      return false; // the per-part reads will report it
+    }
+    if (!in.hasCapability(StreamCapabilities.VECTOREDIO)) {
+      synchronized (this) {
+        beyondStream = in; // of use if a chunk runs past its stated length
+      }
+      return false;
+    }
+    vectoredStream = in;
+    ArrayDeque<Part> order = new ArrayDeque<>(all);
+    // Hand out views of our buffers, in offset order, so the bytes land in place; anything else
+    // the implementation asks for (merged ranges) gets a buffer of its own and a copy.
+    IntFunction<ByteBuffer> allocate = length -> {
+      synchronized (order) {
+        Part p = order.peek();
+        if (p != null && p.length == length) {
+          order.poll();
+          ByteBuffer view = p.buffer.nioBuffer(p.index, length);
+          p.target = view;
+          return view;
+        }
+        ByteBuf extra = context.buffers().buffer(length);
+        synchronized (vectoredExtra) {
+          vectoredExtra.add(extra);
+        }
+        return extra.nioBuffer(0, length);
+      }
+    };
+    List<FileRange> ranges = new ArrayList<>();
+    for (Part p : all) {
+      p.claim();
+      ranges.add(FileRange.createFileRange(p.start, p.length, p));
+    }
+    long t0 = System.nanoTime();
+    try {
+      in.readVectored(ranges, allocate);
+    } catch (IOException | RuntimeException e) {
+      for (Part p : all) {
+        p.vectoredDone(null, e, t0);
+      }
+      return true;
+    }
+    for (FileRange r : ranges) {
+      Part p = (Part) r.getReference();
+      r.getData().whenComplete((data, failure) -> p.vectoredDone(data, failure, t0));
+    }
+    return true;
   }
 
   int rowGroup() {
@@ -264,6 +371,18 @@ final class RowGroupFetch implements AutoCloseable {
       b.release();
     }
     buffers.clear();
+    synchronized (vectoredExtra) {
+      vectoredExtra.forEach(ByteBuf::release);
+      vectoredExtra.clear();
+    }
+    if (vectoredStream != null) {
+      try {
+        vectoredStream.close();
+      } catch (IOException e) {
+        // a read-only stream: nothing is lost
+      }
+      vectoredStream = null;
+    }
     if (beyondStream != null) {
       try {
         beyondStream.close();
