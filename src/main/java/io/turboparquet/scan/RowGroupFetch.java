@@ -43,7 +43,7 @@ final class RowGroupFetch implements AutoCloseable {
   private final long[] starts;
   private final long[] lengths;
   private final int[] rangeOf; // projection index -> range index
-  private long[] rangeStarts;
+  private final long[] rangeStarts;
   private final List<ByteBuf> buffers = new ArrayList<>();
   private final List<List<Part>> parts = new ArrayList<>();
   private final long bytes;
@@ -146,11 +146,11 @@ final class RowGroupFetch implements AutoCloseable {
       }
     }
 
-    void check() throws IOException {
+    void check(ColumnDescriptor column) throws IOException {
       Throwable t = error;
       if (t != null) {
-        throw new IOException("[" + meta.file() + "] row group " + rowGroup + ": reading bytes [" + start + ", "
-            + (start + length) + "): " + t.getMessage(), t);
+        throw new IOException("[" + meta.file() + "] row group " + rowGroup + " column " + column.dottedPath()
+            + ": reading bytes [" + start + ", " + (start + length) + "): " + t, t);
       }
     }
   }
@@ -327,10 +327,11 @@ final class RowGroupFetch implements AutoCloseable {
     int at = (int) (starts[i] - rangeStarts[r]);
     ByteBuf slice = range.retainedSlice(at, range.capacity() - at);
     List<Part> rangeParts = parts.get(r);
+    ColumnDescriptor column = projection.get(i);
     return new FetchedChunkInput(meta.file(), meta.fileLength(), slice, starts[i], lengths[i], () -> {
       for (Part p : rangeParts) {
         p.await();
-        p.check();
+        p.check(column);
       }
     }, this::readBeyond, context.buffers(), context.metrics()::addFetchWait);
   }

@@ -1,6 +1,7 @@
 package io.turboparquet.scan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turboparquet.cli.Digester;
@@ -14,12 +15,17 @@ import io.turboparquet.storage.StorageCounters;
 import io.turboparquet.testing.OracleDigest;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
@@ -162,6 +168,42 @@ class CoalescedReadsTest {
         }
       }
     }
+  }
+
+  @Test
+  void aFailedRangeReadNamesTheFileRowGroupAndColumnAndLeaksNothing() throws IOException {
+    java.nio.file.Path copy = dir.resolve("truncated.parquet");
+    FileSystem local = FileSystem.getLocal(new Configuration()).getRaw();
+    for (boolean async : new boolean[] {false, true}) {
+      // slow://: positional reads; the raw local file system: one vectored read when async.
+      scanTruncated(fs, new Path("slow://" + copy.toAbsolutePath()), copy, async);
+      scanTruncated(local, new Path(copy.toUri()), copy, async);
+    }
+  }
+
+  /** The footer says more than the file holds once it is cut in half: later row groups' reads fail. */
+  private static void scanTruncated(FileSystem fileSystem, Path hadoopPath, java.nio.file.Path copy, boolean async)
+      throws IOException {
+    Files.copy(file, copy, StandardCopyOption.REPLACE_EXISTING);
+    TrackingBufferSource buffers = new TrackingBufferSource();
+    ScanContext context = new ScanContext(fileSystem, ScanOptions.builder().asyncPageReads(async).build(), buffers,
+        scanPool, decodePool, new ScanMetrics());
+    FileMetadata meta = ParquetFileScanner.readMetadata(context, hadoopPath);
+    try (FileChannel ch = FileChannel.open(copy, StandardOpenOption.WRITE)) {
+      ch.truncate(Files.size(file) / 2);
+    }
+    IOException e = assertThrows(IOException.class, () -> {
+      try (ParquetFileScanner scanner = ParquetFileScanner.open(context, hadoopPath, meta, null)) {
+        while (scanner.next() != null) {
+          // until the missing half
+        }
+      }
+    });
+    String where = hadoopPath + " async " + async + ": " + e.getMessage();
+    assertTrue(e.getMessage().contains(copy.toAbsolutePath().toString()), where);
+    assertTrue(e.getMessage().contains("row group"), where);
+    assertTrue(e.getMessage().contains("column c_"), where);
+    assertEquals(0, buffers.outstanding(), where);
   }
 
   @Test
