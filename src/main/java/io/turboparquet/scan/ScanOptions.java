@@ -133,7 +133,7 @@ public record ScanOptions(
   public static final class Builder {
     static final boolean DEFAULT_COALESCED_READS = true;
     static final long DEFAULT_COALESCE_GAP = 0;
-    static final int DEFAULT_COALESCE_MAX_SIZE = 4 << 20;
+    static final int DEFAULT_COALESCE_MAX_SIZE = 1 << 20;
     static final boolean DEFAULT_PREFETCH_ROW_GROUPS = true;
 
     private int scanThreads = 2 * Runtime.getRuntime().availableProcessors();

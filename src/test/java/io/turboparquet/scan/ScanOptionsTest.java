@@ -13,7 +13,7 @@ class ScanOptionsTest {
     ScanOptions d = ScanOptions.defaults();
     assertTrue(d.coalescedReads());
     assertEquals(0, d.coalesceGap());
-    assertEquals(4 << 20, d.coalesceMaxSize());
+    assertEquals(1 << 20, d.coalesceMaxSize());
     assertTrue(d.prefetchRowGroups());
     assertFalse(d.readAheadHint());
     assertEquals(d, d.toBuilder().build());
