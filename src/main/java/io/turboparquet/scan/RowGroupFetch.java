@@ -228,6 +228,7 @@ final class RowGroupFetch implements AutoCloseable {
     if (async && issueVectored()) {
       return;
     }
+    long t0 = System.nanoTime();
     for (List<Part> rangeParts : parts) {
       for (Part p : rangeParts) {
         if (async) {
@@ -240,6 +241,12 @@ final class RowGroupFetch implements AutoCloseable {
           p.run();
         }
       }
+    }
+    if (!async) {
+      // The decoding thread itself waited for these reads: storage time, as a page read would be.
+      long waited = System.nanoTime() - t0;
+      context.metrics().addPageReaderWait(waited);
+      context.metrics().addFetchWait(waited);
     }
   }
 
