@@ -32,8 +32,8 @@ import org.apache.hadoop.fs.FSDataInputStream;
  *     gap's bytes are read and dropped); 0 reads no byte outside the projection
  * @param coalesceMaxSize largest read, in bytes: ranges are merged up to it and larger chunks are
  *     read as parts of at most this size, in parallel
- * @param prefetchRowGroups with coalesced async reads, start reading the next row group while the
- *     current one decodes, when both fit the memory budget
+ * @param prefetchRowGroups with coalesced async reads, start reading the next row groups (up to
+ *     four ahead) while the current one decodes, as long as they fit the memory budget together
  */
 public record ScanOptions(
     int scanThreads,
