@@ -4,20 +4,32 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Command-line flags: {@code --name value}, bare {@code --flag} switches, and positional words. */
+/**
+ * Command-line flags: {@code --name value}, bare {@code --flag} switches, Hadoop configuration
+ * properties ({@code -D key=value} or {@code -Dkey=value}), and positional words.
+ */
 final class Args {
   private final Map<String, String> values = new HashMap<>();
+  private final Map<String, String> properties = new LinkedHashMap<>();
   private final Set<String> used = new HashSet<>();
   private final List<String> positional = new ArrayList<>();
 
   Args(String[] argv, Set<String> switches) {
     for (int i = 0; i < argv.length; i++) {
       String a = argv[i];
-      if (a.startsWith("--")) {
+      if (a.startsWith("-D")) {
+        String property = a.length() > 2 ? a.substring(2) : i + 1 < argv.length ? argv[++i] : "";
+        int eq = property.indexOf('=');
+        if (eq <= 0) {
+          throw new UsageException("-D wants key=value, not " + (property.isEmpty() ? "nothing" : property));
+        }
+        properties.put(property.substring(0, eq), property.substring(eq + 1));
+      } else if (a.startsWith("--")) {
         String name = a.substring(2);
         int eq = name.indexOf('=');
         if (eq >= 0) {
@@ -33,6 +45,11 @@ final class Args {
         positional.add(a);
       }
     }
+  }
+
+  /** The {@code -D key=value} properties, in the order given. */
+  Map<String, String> properties() {
+    return properties;
   }
 
   List<String> positional() {

@@ -21,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import io.turboparquet.storage.SlowFileSystem;
+import io.turboparquet.storage.StorageCounters;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -35,7 +37,10 @@ public final class Main {
       "       turbo-parquet digest FILE [--columns a,b] [scan flags]",
       "scan flags: --async true|false  --buffered true|false  --buffer-size BYTES  --batch-size ROWS",
       "            --scan-threads N  --decode-threads N  --parallel-decode true|false  --queue-depth N",
-      "            --read-ahead true|false  --memory-budget BYTES  --verify-checksums");
+      "            --read-ahead true|false  --memory-budget BYTES  --verify-checksums",
+      "            --coalesce true|false  --coalesce-gap BYTES  --coalesce-max-size BYTES  --prefetch true|false",
+      "Hadoop configuration: -D key=value (any command), e.g. for slow:// paths",
+      "            -D fs.slow.read.latency=10ms -D fs.slow.stream.bytes-per-second=100m");
 
   private Main() {}
 
@@ -82,7 +87,7 @@ public final class Main {
     List<String> columns = args.columns();
     args.rejectUnknown();
     Path path = toPath(file);
-    FileSystem fs = fileSystem(path);
+    FileSystem fs = fileSystem(path, args);
     long length = fs.getFileStatus(path).getLen();
     byte[] footer;
     try (FSDataInputStream in = fs.open(path)) {
@@ -142,12 +147,16 @@ public final class Main {
     ScanOptions options = scanOptions(args);
     args.rejectUnknown();
     Path path = toPath(file);
-    FileSystem fs = fileSystem(path);
+    FileSystem fs = fileSystem(path, args);
     try (ScanPools pools = ScanPools.forOptions(options)) {
       for (int i = 0; i < repeat; i++) {
         TrackingBufferSource buffers = new TrackingBufferSource();
         ScanMetrics metrics = new ScanMetrics();
         ScanContext context = new ScanContext(fs, options, buffers, pools.scanPool(), pools.decodePool(), metrics);
+        StorageCounters storage = fs instanceof SlowFileSystem slow ? slow.counters() : null;
+        if (storage != null) {
+          storage.reset();
+        }
         long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         long rows = 0;
@@ -173,6 +182,14 @@ public final class Main {
         m.put("wall_ms", wallMs);
         m.put("cpu_ms", cpuMs);
         m.putAll(metrics.snapshot());
+        m.put("storage_wait_share", Math.round(metrics.storageWaitShare() * 1000) / 1000.0);
+        m.put("read_mb_per_s", wallMs > 0 ? Math.round(metrics.bytesRead() / 1e6 / (wallMs / 1e3) * 10) / 10.0 : 0);
+        if (storage != null) {
+          // Everything the slow file system served, footer included.
+          m.put("storage_read_calls", storage.calls());
+          m.put("storage_bytes", storage.bytes());
+          m.put("storage_streams", storage.opens());
+        }
         m.put("peak_direct_bytes", buffers.peakBytes());
         out.println(json ? Json.object(m) : m.toString());
       }
@@ -187,7 +204,7 @@ public final class Main {
     Path path = toPath(file);
     try (ScanPools pools = ScanPools.forOptions(options)) {
       TrackingBufferSource buffers = new TrackingBufferSource();
-      ScanContext context = new ScanContext(fileSystem(path), options, buffers, pools.scanPool(),
+      ScanContext context = new ScanContext(fileSystem(path, args), options, buffers, pools.scanPool(),
           pools.decodePool(), new ScanMetrics());
       for (String line : Digester.digest(context, path, columns)) {
         out.println(line);
@@ -217,6 +234,10 @@ public final class Main {
         .readAheadHint(args.bool("read-ahead", false))
         .verifyChecksums(args.bool("verify-checksums", false));
     ScanOptions d = ScanOptions.defaults();
+    b.coalescedReads(args.bool("coalesce", d.coalescedReads()))
+        .coalesceGap(args.longValue("coalesce-gap", d.coalesceGap()))
+        .coalesceMaxSize(args.integer("coalesce-max-size", d.coalesceMaxSize()))
+        .prefetchRowGroups(args.bool("prefetch", d.prefetchRowGroups()));
     b.bufferSize(args.integer("buffer-size", d.bufferSize()))
         .batchSize(args.integer("batch-size", d.batchSize()))
         .queueDepth(args.integer("queue-depth", d.queueDepth()))
@@ -243,9 +264,15 @@ public final class Main {
     return new Path(new File(file).getAbsoluteFile().toURI());
   }
 
-  /** The path's file system; for local files the raw one, skipping Hadoop's checksum layer. */
-  static FileSystem fileSystem(Path path) throws IOException {
-    FileSystem fs = path.getFileSystem(new Configuration());
+  /**
+   * The path's file system, configured with the {@code -D} properties; for local files the raw
+   * one, skipping Hadoop's checksum layer. A new instance (not Hadoop's cached one), so the
+   * properties always apply and the slow file system's counters belong to this command.
+   */
+  static FileSystem fileSystem(Path path, Args args) throws IOException {
+    Configuration conf = new Configuration();
+    args.properties().forEach(conf::set);
+    FileSystem fs = FileSystem.newInstance(path.toUri(), conf);
     return fs instanceof LocalFileSystem local ? local.getRaw() : fs;
   }
 }

@@ -6,28 +6,33 @@ import java.io.IOException;
 import org.apache.hadoop.fs.FSDataInputStream;
 
 /**
- * Unbuffered access to a byte range: every page body is one read into a buffer of its exact size,
- * and page headers come through the Hadoop stream's own small buffer.
+ * Unbuffered access to a byte range: every page body is one positional read into a buffer of its
+ * exact size. Page headers come from a small window filled by positional reads that stop at the
+ * range's end, so nothing past the chunk (another column's bytes) is read; the window's bytes that
+ * turn out to be body are used, not read again.
  */
 public final class DirectBufInputStream extends ChunkInput {
-  private final FSDataInputStream in;
+  /** Most page headers fit; a larger one takes a second window. */
+  private static final int HEADER_WINDOW = 1024;
+
   private final String file;
   private final long fileLength;
   private final long rangeEnd;
   private final BufferSource source;
   private final RangeReads.RangeReader reads;
+  private final byte[] window = new byte[HEADER_WINDOW];
+  private long windowStart;
+  private int windowLength;
   private long position;
 
   public DirectBufInputStream(FSDataInputStream in, String file, long fileLength, long start, long length,
-      BufferSource source) throws IOException {
-    this.in = in;
+      BufferSource source) {
     this.file = file;
     this.fileLength = fileLength;
     this.rangeEnd = Math.min(start + length, fileLength);
     this.source = source;
     this.reads = RangeReads.forStream(in);
     this.position = start;
-    in.seek(start);
   }
 
   @Override
@@ -40,26 +45,50 @@ public final class DirectBufInputStream extends ChunkInput {
     return (int) Math.min(Integer.MAX_VALUE, Math.max(0, rangeEnd - position));
   }
 
+  /** Window bytes at {@code position}, refilling the window when it has none; 0 at the end of the file. */
+  private int windowed() throws IOException {
+    long at = position - windowStart;
+    if (at >= 0 && at < windowLength) {
+      return (int) (windowLength - at);
+    }
+    // Up to the range's end; past it (old writers understate a chunk's length) only what is asked for.
+    long end = position < rangeEnd ? rangeEnd : fileLength;
+    int n = (int) Math.min(HEADER_WINDOW, end - position);
+    windowStart = position;
+    windowLength = 0;
+    if (n <= 0) {
+      return 0;
+    }
+    ByteBuf dst = io.netty.buffer.Unpooled.wrappedBuffer(window);
+    long t0 = System.nanoTime();
+    reads.readFully(position, dst, 0, n);
+    recordRead(System.nanoTime() - t0, n);
+    windowLength = n;
+    return n;
+  }
+
   @Override
   public int read() throws IOException {
-    // Page headers arrive byte by byte from the Hadoop stream's own buffer: count the byte but
-    // spend no clock reads on it (the bulk reads that refill that buffer are timed).
-    int b = in.read();
-    if (b >= 0) {
-      position++;
-      recordBufferedRead(0, 1);
+    if (windowed() == 0) {
+      return -1;
     }
+    int b = window[(int) (position - windowStart)] & 0xff;
+    position++;
     return b;
   }
 
   @Override
   public int read(byte[] b, int off, int len) throws IOException {
-    long t0 = System.nanoTime();
-    int n = in.read(b, off, len);
-    if (n > 0) {
-      position += n;
+    if (len == 0) {
+      return 0;
     }
-    recordBufferedRead(System.nanoTime() - t0, Math.max(n, 0));
+    int have = windowed();
+    if (have == 0) {
+      return -1;
+    }
+    int n = Math.min(len, have);
+    System.arraycopy(window, (int) (position - windowStart), b, off, n);
+    position += n;
     return n;
   }
 
@@ -69,28 +98,36 @@ public final class DirectBufInputStream extends ChunkInput {
       return 0;
     }
     position += n;
-    in.seek(position);
     return n;
   }
 
   @Override
   public ByteBuf getNext(int n) throws IOException {
+    if (n < 0) {
+      throw new IllegalArgumentException("negative length " + n);
+    }
     if (position + n > fileLength) {
       throw new EOFException("[" + file + "] wanted " + n + " bytes at offset " + position + " but the file ends at "
           + fileLength);
     }
     ByteBuf out = source.buffer(n);
     try {
-      long t0 = System.nanoTime();
-      reads.readFully(position, out, 0, n);
-      recordRead(System.nanoTime() - t0, n);
+      long at = position - windowStart;
+      int have = at >= 0 && at < windowLength ? (int) Math.min(n, windowLength - at) : 0;
+      if (have > 0) {
+        out.setBytes(0, window, (int) at, have);
+      }
+      if (n > have) {
+        long t0 = System.nanoTime();
+        reads.readFully(position + have, out, have, n - have);
+        recordRead(System.nanoTime() - t0, n - have);
+      }
       out.writerIndex(n);
     } catch (IOException | RuntimeException e) {
       out.release();
       throw e;
     }
     position += n;
-    in.seek(position);
     return out;
   }
 

@@ -15,21 +15,38 @@ import org.apache.hadoop.io.nativeio.NativeIO;
  * Opens files for scanning with a read-ahead hint: Hadoop's {@code openFile()} read policy
  * ("sequential" when the hint is on, "random" otherwise, so object stores do not prefetch ranges
  * that a projection skips), and, where Hadoop's native library is loaded and the stream has a
- * file descriptor, {@code posix_fadvise(SEQUENTIAL)}.
+ * file descriptor, {@code posix_fadvise(SEQUENTIAL)}. When the caller names the range it will
+ * read, the hint covers that range only (the split start / end options, and the fadvise range):
+ * bytes of columns the scan skips are never read ahead.
  */
 public final class FileOpener {
   private static final String READ_POLICY = "fs.option.openfile.read.policy";
   private static final String FILE_LENGTH = "fs.option.openfile.length";
+  private static final String SPLIT_START = "fs.option.openfile.split.start";
+  private static final String SPLIT_END = "fs.option.openfile.split.end";
 
   private FileOpener() {}
 
+  /** Opens {@code path} for reading anywhere; the hint, when on, covers the whole file. */
   public static FSDataInputStream open(FileSystem fs, Path path, long fileLength, boolean sequential)
       throws IOException {
+    return open(fs, path, fileLength, sequential, 0, fileLength);
+  }
+
+  /**
+   * Opens {@code path} to read {@code [rangeStart, rangeStart + rangeLength)}; the read-ahead hint,
+   * when on, is limited to that range.
+   */
+  public static FSDataInputStream open(FileSystem fs, Path path, long fileLength, boolean sequential,
+      long rangeStart, long rangeLength) throws IOException {
+    long rangeEnd = Math.min(fileLength, rangeStart + rangeLength);
     FSDataInputStream in;
     try {
       in = fs.openFile(path)
           .opt(READ_POLICY, sequential ? "sequential" : "random")
           .opt(FILE_LENGTH, Long.toString(fileLength))
+          .opt(SPLIT_START, Long.toString(rangeStart))
+          .opt(SPLIT_END, Long.toString(rangeEnd))
           .build()
           .get();
     } catch (InterruptedException e) {
@@ -43,7 +60,7 @@ public final class FileOpener {
       throw new IOException("cannot open " + path + ": " + cause, cause);
     }
     if (sequential) {
-      adviseSequential(in, path, fileLength);
+      adviseSequential(in, path, rangeStart, rangeEnd - rangeStart);
     }
     return in;
   }
@@ -52,14 +69,14 @@ public final class FileOpener {
     return open(fs, status.getPath(), status.getLen(), sequential);
   }
 
-  private static void adviseSequential(FSDataInputStream in, Path path, long length) {
+  private static void adviseSequential(FSDataInputStream in, Path path, long start, long length) {
     if (!NativeIO.isAvailable() || !(in.getWrappedStream() instanceof HasFileDescriptor hasFd)) {
       return;
     }
     try {
       FileDescriptor fd = hasFd.getFileDescriptor();
       if (fd != null) {
-        NativeIO.POSIX.getCacheManipulator().posixFadviseIfPossible(path.toString(), fd, 0, length,
+        NativeIO.POSIX.getCacheManipulator().posixFadviseIfPossible(path.toString(), fd, start, length,
             NativeIO.POSIX.POSIX_FADV_SEQUENTIAL);
       }
     } catch (IOException | RuntimeException | UnsatisfiedLinkError e) {

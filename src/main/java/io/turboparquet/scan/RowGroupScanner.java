@@ -25,9 +25,11 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Scans one row group over a projection, batch by batch. Each column has its own stream, page
- * source and reader; with parallel decoding the columns of a batch are decoded as separate tasks on
- * the decode pool, and every column must come back with the batch's row count.
+ * Scans one row group over a projection, batch by batch. With coalesced reads, when the projected
+ * chunks fit the memory budget, they are read up front by a {@link RowGroupFetch} and each column
+ * reads its pages from memory; otherwise each column has its own stream and page source (async or
+ * not). Each column has its own reader; with parallel decoding the columns of a batch are decoded
+ * as separate tasks on the decode pool, and every column must come back with the batch's row count.
  */
 public final class RowGroupScanner implements AutoCloseable {
   private final ScanContext context;
@@ -35,30 +37,50 @@ public final class RowGroupScanner implements AutoCloseable {
   private final RowGroupMeta rowGroup;
   private final List<ColumnChunkReader> readers = new ArrayList<>();
   private final List<FSDataInputStream> streams = new ArrayList<>();
+  private RowGroupFetch fetch;
   /** Reader indexes by decreasing uncompressed chunk size: the order parallel decode starts them. */
   private final int[] largestFirst;
   private long rowsDone;
 
+  /** Scans a row group, reading it coalesced when the options ask for that and it fits the budget. */
   public RowGroupScanner(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
       List<ColumnDescriptor> projection) throws IOException {
+    this(context, meta, path, rowGroupIndex, projection, startFetch(context, meta, path, rowGroupIndex, projection));
+  }
+
+  /**
+   * Scans a row group over the reads of {@code fetch} (started earlier, e.g. while the previous row
+   * group decoded), or chunk by chunk when it is null. Takes ownership of the fetch.
+   */
+  RowGroupScanner(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
+      List<ColumnDescriptor> projection, RowGroupFetch fetch) throws IOException {
     this.context = context;
     this.file = meta.file();
     this.rowGroup = meta.rowGroups().get(rowGroupIndex);
+    this.fetch = fetch;
     ScanOptions options = context.options();
     int bufferSize = options.bufferSizeFor(projection.size());
     PrefetchBudget prefetch = new PrefetchBudget(options.prefetchBudget());
     try {
-      for (ColumnDescriptor column : projection) {
-        ColumnChunkMeta chunk = rowGroup.column(column.index());
+      for (int i = 0; i < projection.size(); i++) {
+        ColumnChunkMeta chunk = rowGroup.column(projection.get(i).index());
         ChunkLocation location = new ChunkLocation(file, rowGroupIndex, chunk);
-        FSDataInputStream in = FileOpener.open(context.fileSystem(), path, meta.fileLength(),
-            options.readAheadHint());
-        streams.add(in);
-        ChunkInput input = options.openChunk(in, meta, chunk, bufferSize, context.buffers());
-        PageReader pageReader = new PageReader(input, location);
-        PageSource pages = options.asyncPageReads()
-            ? new AsyncPageReader(pageReader, context.scanPool(), options.queueDepth(), prefetch)
-            : pageReader;
+        ChunkInput input;
+        PageSource pages;
+        if (fetch != null) {
+          // Pages come from memory: slices of the fetched range, no read-ahead task needed.
+          input = fetch.input(i);
+          pages = new PageReader(input, location);
+        } else {
+          FSDataInputStream in = FileOpener.open(context.fileSystem(), path, meta.fileLength(),
+              options.readAheadHint(), chunk.startOffset(), chunk.totalCompressedSize());
+          streams.add(in);
+          input = options.openChunk(in, meta, chunk, bufferSize, context.buffers());
+          PageReader pageReader = new PageReader(input, location);
+          pages = options.asyncPageReads()
+              ? new AsyncPageReader(pageReader, context.scanPool(), options.queueDepth(), prefetch)
+              : pageReader;
+        }
         readers.add(new ColumnChunkReader(location, pages, input, context.buffers(), options.verifyChecksums(),
             context.metrics()));
       }
@@ -70,6 +92,34 @@ public final class RowGroupScanner implements AutoCloseable {
         .sorted(Comparator.comparingLong(
             (Integer i) -> -rowGroup.column(projection.get(i).index()).totalUncompressedSize()))
         .mapToInt(Integer::intValue).toArray();
+  }
+
+  /**
+   * The coalesced reads of a row group, started, when the options ask for them and the projected
+   * chunks fit the memory budget (with {@code alsoHeld} bytes of another fetch still in memory);
+   * else null.
+   */
+  static RowGroupFetch startFetch(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
+      List<ColumnDescriptor> projection, long alsoHeld) {
+    ScanOptions options = context.options();
+    if (!options.coalescedReads() || projection.isEmpty()) {
+      return null;
+    }
+    long bytes = RowGroupFetch.projectedBytes(meta, rowGroupIndex, projection);
+    if (bytes + alsoHeld > options.memoryBudget() || bytes > Integer.MAX_VALUE) {
+      return null;
+    }
+    return RowGroupFetch.start(context, meta, path, rowGroupIndex, projection);
+  }
+
+  private static RowGroupFetch startFetch(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
+      List<ColumnDescriptor> projection) {
+    return startFetch(context, meta, path, rowGroupIndex, projection, 0);
+  }
+
+  /** Bytes this scanner's coalesced reads hold in memory (0 when it reads chunk by chunk). */
+  long fetchedBytes() {
+    return fetch == null ? 0 : fetch.bytes();
   }
 
   public RowGroupMeta rowGroup() {
@@ -175,6 +225,10 @@ public final class RowGroupScanner implements AutoCloseable {
       }
     }
     streams.clear();
+    if (fetch != null) {
+      fetch.close();
+      fetch = null;
+    }
     if (first != null) {
       throw first;
     }

@@ -20,6 +20,9 @@ public final class ScanMetrics {
   private final LongAdder bytesDecompressed = new LongAdder();
   private final LongAdder rowGroups = new LongAdder();
   private final LongAdder rows = new LongAdder();
+  private final LongAdder fetchWaitNanos = new LongAdder();
+  private final LongAdder coalescedRanges = new LongAdder();
+  private final LongAdder prefetchedRowGroups = new LongAdder();
 
   public void addPageReaderWait(long nanos) {
     pageReaderWaitNanos.add(nanos);
@@ -51,6 +54,44 @@ public final class ScanMetrics {
   public void addRowGroup(long rowCount) {
     rowGroups.increment();
     rows.add(rowCount);
+  }
+
+  /** Time decoding threads waited for a row group's coalesced reads (part of the page-reader wait). */
+  public void addFetchWait(long nanos) {
+    fetchWaitNanos.add(nanos);
+  }
+
+  /** Ranges a row group's coalesced reads were planned into. */
+  public void addCoalescedRanges(long n) {
+    coalescedRanges.add(n);
+  }
+
+  /** A row group whose reads started while the previous one was still being decoded. */
+  public void addPrefetchedRowGroup() {
+    prefetchedRowGroups.increment();
+  }
+
+  public long fetchWaitNanos() {
+    return fetchWaitNanos.sum();
+  }
+
+  public long coalescedRanges() {
+    return coalescedRanges.sum();
+  }
+
+  public long prefetchedRowGroups() {
+    return prefetchedRowGroups.sum();
+  }
+
+  /**
+   * Of the time decoding threads spent on this scan, the share they waited for storage (page reads
+   * or coalesced reads) rather than decompressing or decoding: near 1 the scan is I/O-bound, near 0
+   * CPU-bound.
+   */
+  public double storageWaitShare() {
+    long wait = pageReaderWaitNanos();
+    long busy = wait + decompressNanos() + decodeNanos();
+    return busy == 0 ? 0 : (double) wait / busy;
   }
 
   public long pageReaderWaitNanos() {
@@ -110,6 +151,9 @@ public final class ScanMetrics {
     m.put("read_calls", readCalls());
     m.put("bytes_decompressed", bytesDecompressed());
     m.put("row_groups", rowGroups());
+    m.put("fetch_wait_ms", fetchWaitNanos() / 1_000_000);
+    m.put("coalesced_ranges", coalescedRanges());
+    m.put("prefetched_row_groups", prefetchedRowGroups());
     return m;
   }
 }

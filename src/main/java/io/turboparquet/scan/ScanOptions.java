@@ -25,6 +25,15 @@ import org.apache.hadoop.fs.FSDataInputStream;
  * @param memoryBudget bytes of read buffers (half) and read-ahead pages (half) one row group's scan
  *     may hold; each column may exceed it by the one page it is decoding
  * @param verifyChecksums check page CRC32s where the writer stored them
+ * @param coalescedReads read each row group's projected column chunks up front, as a few large
+ *     ranges issued in parallel, when they fit the memory budget (else chunk by chunk through
+ *     {@code bufferedReads} streams)
+ * @param coalesceGap largest gap, in bytes, between two projected chunks that one read spans (the
+ *     gap's bytes are read and dropped); 0 reads no byte outside the projection
+ * @param coalesceMaxSize largest read, in bytes: ranges are merged up to it and larger chunks are
+ *     read as parts of at most this size, in parallel
+ * @param prefetchRowGroups with coalesced async reads, start reading the next row groups (up to
+ *     four ahead) while the current one decodes, as long as they fit the memory budget together
  */
 public record ScanOptions(
     int scanThreads,
@@ -37,7 +46,11 @@ public record ScanOptions(
     boolean parallelDecode,
     int batchSize,
     long memoryBudget,
-    boolean verifyChecksums) {
+    boolean verifyChecksums,
+    boolean coalescedReads,
+    long coalesceGap,
+    int coalesceMaxSize,
+    boolean prefetchRowGroups) {
 
   /** The smallest read buffer the memory budget shrinks a column's buffer to. */
   public static final int MIN_BUFFER_SIZE = 4 * 1024;
@@ -49,6 +62,18 @@ public record ScanOptions(
     require(queueDepth >= 1, "queueDepth must be at least 1: " + queueDepth);
     require(batchSize >= 1, "batchSize must be at least 1: " + batchSize);
     require(memoryBudget >= MIN_BUFFER_SIZE, "memoryBudget must be at least " + MIN_BUFFER_SIZE + ": " + memoryBudget);
+    require(coalesceGap >= 0, "coalesceGap must not be negative: " + coalesceGap);
+    require(coalesceMaxSize >= MIN_BUFFER_SIZE, "coalesceMaxSize must be at least " + MIN_BUFFER_SIZE + ": "
+        + coalesceMaxSize);
+  }
+
+  /** The options as they were before coalesced reads existed; those take their defaults. */
+  public ScanOptions(int scanThreads, int decodeThreads, boolean asyncPageReads, boolean bufferedReads,
+      int bufferSize, boolean readAheadHint, int queueDepth, boolean parallelDecode, int batchSize,
+      long memoryBudget, boolean verifyChecksums) {
+    this(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint, queueDepth,
+        parallelDecode, batchSize, memoryBudget, verifyChecksums, Builder.DEFAULT_COALESCED_READS,
+        Builder.DEFAULT_COALESCE_GAP, Builder.DEFAULT_COALESCE_MAX_SIZE, Builder.DEFAULT_PREFETCH_ROW_GROUPS);
   }
 
   private static void require(boolean condition, String message) {
@@ -70,7 +95,8 @@ public record ScanOptions(
         .scanThreads(scanThreads).decodeThreads(decodeThreads).asyncPageReads(asyncPageReads)
         .bufferedReads(bufferedReads).bufferSize(bufferSize).readAheadHint(readAheadHint).queueDepth(queueDepth)
         .parallelDecode(parallelDecode).batchSize(batchSize).memoryBudget(memoryBudget)
-        .verifyChecksums(verifyChecksums);
+        .verifyChecksums(verifyChecksums).coalescedReads(coalescedReads).coalesceGap(coalesceGap)
+        .coalesceMaxSize(coalesceMaxSize).prefetchRowGroups(prefetchRowGroups);
   }
 
   /**
@@ -105,6 +131,11 @@ public record ScanOptions(
 
   /** Builder with the documented defaults. */
   public static final class Builder {
+    static final boolean DEFAULT_COALESCED_READS = true;
+    static final long DEFAULT_COALESCE_GAP = 0;
+    static final int DEFAULT_COALESCE_MAX_SIZE = 1 << 20;
+    static final boolean DEFAULT_PREFETCH_ROW_GROUPS = true;
+
     private int scanThreads = 2 * Runtime.getRuntime().availableProcessors();
     private int decodeThreads = 2 * Runtime.getRuntime().availableProcessors();
     private boolean asyncPageReads = true;
@@ -116,6 +147,10 @@ public record ScanOptions(
     private int batchSize = 32_768;
     private long memoryBudget = 256L << 20;
     private boolean verifyChecksums = false;
+    private boolean coalescedReads = DEFAULT_COALESCED_READS;
+    private long coalesceGap = DEFAULT_COALESCE_GAP;
+    private int coalesceMaxSize = DEFAULT_COALESCE_MAX_SIZE;
+    private boolean prefetchRowGroups = DEFAULT_PREFETCH_ROW_GROUPS;
 
     public Builder scanThreads(int v) {
       scanThreads = v;
@@ -172,9 +207,30 @@ public record ScanOptions(
       return this;
     }
 
+    public Builder coalescedReads(boolean v) {
+      coalescedReads = v;
+      return this;
+    }
+
+    public Builder coalesceGap(long v) {
+      coalesceGap = v;
+      return this;
+    }
+
+    public Builder coalesceMaxSize(int v) {
+      coalesceMaxSize = v;
+      return this;
+    }
+
+    public Builder prefetchRowGroups(boolean v) {
+      prefetchRowGroups = v;
+      return this;
+    }
+
     public ScanOptions build() {
       return new ScanOptions(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint,
-          queueDepth, parallelDecode, batchSize, memoryBudget, verifyChecksums);
+          queueDepth, parallelDecode, batchSize, memoryBudget, verifyChecksums, coalescedReads, coalesceGap,
+          coalesceMaxSize, prefetchRowGroups);
     }
   }
 }

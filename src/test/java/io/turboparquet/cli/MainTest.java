@@ -59,6 +59,22 @@ class MainTest {
   }
 
   @Test
+  void slowStorageIsConfiguredByDashDAndReportsWhatItServed() throws IOException {
+    Path file = CORPUS.resolve("alltypes_tiny_pages.parquet").toAbsolutePath();
+    for (String coalesce : new String[] {"true", "false"}) {
+      String line = run("scan", "slow://" + file, "--json", "--coalesce", coalesce, "--coalesce-max-size", "65536",
+          "-D", "fs.slow.read.latency=2ms", "-Dfs.slow.stream.bytes-per-second=100m").get(0);
+      assertEquals(7300, number(line, "rows"));
+      // The footer takes three reads (tail, head magic, footer); the rest are the scan's.
+      assertEquals(number(line, "read_calls") + 3, number(line, "storage_read_calls"), line);
+      long footer = 8 + 4 + footerLength(file);
+      assertEquals(number(line, "bytes_read") + footer, number(line, "storage_bytes"), line);
+    }
+    assertThrows(Args.UsageException.class, () -> run("scan", file.toString(), "-D", "novalue"));
+    assertThrows(Args.UsageException.class, () -> run("scan", file.toString(), "--coalesce-max-size", "10"));
+  }
+
+  @Test
   void metaTextListsSchemaAndChunks() throws IOException {
     List<String> lines = run("meta", CORPUS.resolve("alltypes_plain.parquet").toString(), "--columns", "id,bool_col");
     String text = String.join("\n", lines);

@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Sync and async page reading, serial and parallel decoding, buffered and direct reads give the
- * same digest on a lineitem-shaped file with many row groups, and it is parquet-java's.
+ * Sync and async page reading, serial and parallel decoding, buffered and direct reads, coalesced
+ * reads or not, give the same digest on a lineitem-shaped file, and it is parquet-java's (every
+ * combination with coalescing and prefetch runs over several row groups in CoalescedReadsTest).
  */
 class ExecutionModesTest {
   @Test
@@ -25,8 +26,11 @@ class ExecutionModesTest {
       for (boolean async : new boolean[] {false, true}) {
         for (boolean parallel : new boolean[] {false, true}) {
           for (boolean buffered : new boolean[] {false, true}) {
+            // Coalesced reads on in half the runs, so each async / buffered pair runs with and without.
+            boolean coalesce = parallel != buffered;
             ScanOptions options = ScanOptions.builder().asyncPageReads(async).parallelDecode(parallel)
-                .bufferedReads(buffered).batchSize(5000).build();
+                .bufferedReads(buffered).coalescedReads(coalesce).coalesceMaxSize(256 * 1024).batchSize(5000)
+                .build();
             assertEquals(expected, harness.digest(file.path(), null, options), options.toString());
           }
         }

@@ -1,0 +1,403 @@
+package io.turboparquet.scan;
+
+import io.netty.buffer.ByteBuf;
+import io.turboparquet.format.ColumnChunkMeta;
+import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.RowGroupMeta;
+import io.turboparquet.io.ChunkInput;
+import io.turboparquet.io.FetchedChunkInput;
+import io.turboparquet.io.FileOpener;
+import io.turboparquet.io.RangeReads;
+import io.turboparquet.io.ReadPlanner;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntFunction;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileRange;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StreamCapabilities;
+
+/**
+ * The coalesced reads of one row group's projected column chunks: planned by {@link ReadPlanner},
+ * issued at once as one Hadoop vectored read where the file system's stream supports it, else as
+ * parallel positional reads on the scan pool (each part on a stream of its own, so storage that
+ * limits each connection is read over several); on the calling thread when the scan is
+ * synchronous. A column's {@link #input(int)} waits only for the range holding its chunk.
+ * Nothing outside the projected chunks is read, except gaps of at most
+ * {@link ScanOptions#coalesceGap()} bytes between them.
+ */
+final class RowGroupFetch implements AutoCloseable {
+  private final ScanContext context;
+  private final FileMetadata meta;
+  private final Path path;
+  private final int rowGroup;
+  private final List<ColumnDescriptor> projection;
+  private final long[] starts;
+  private final long[] lengths;
+  private final int[] rangeOf; // projection index -> range index
+  private final long[] rangeStarts;
+  private final List<ByteBuf> buffers = new ArrayList<>();
+  private final List<List<Part>> parts = new ArrayList<>();
+  private final long bytes;
+  private FSDataInputStream beyondStream;
+  private FSDataInputStream vectoredStream;
+  /** Buffers a vectored read allocated that are not views of ours; released on close. */
+  private final List<ByteBuf> vectoredExtra = new ArrayList<>();
+  private volatile boolean closed;
+
+  /** One positional read into a slice of its range's buffer; runs once, on whichever thread claims it. */
+  private final class Part implements Runnable {
+    private static final int NEW = 0;
+    private static final int CLAIMED = 1;
+    private final AtomicInteger state = new AtomicInteger(NEW);
+    private final CountDownLatch done = new CountDownLatch(1);
+    private final ByteBuf buffer;
+    private final int index;
+    private final long start;
+    private final int length;
+    private volatile Throwable error;
+    /** The buffer handed to a vectored read for this part (a view of ours), if it got one. */
+    private volatile ByteBuffer target;
+
+    Part(ByteBuf buffer, int index, long start, int length) {
+      this.buffer = buffer;
+      this.index = index;
+      this.start = start;
+      this.length = length;
+    }
+
+    @Override
+    public void run() {
+      if (!state.compareAndSet(NEW, CLAIMED)) {
+        return;
+      }
+      try {
+        long t0 = System.nanoTime();
+        try (FSDataInputStream in = FileOpener.open(context.fileSystem(), path, meta.fileLength(),
+            context.options().readAheadHint(), start, length)) {
+          RangeReads.forStream(in).readFully(start, buffer, index, length);
+        }
+        context.metrics().addDiskRead(System.nanoTime() - t0, length, 1);
+      } catch (Throwable t) {
+        error = t;
+      } finally {
+        done.countDown();
+      }
+    }
+
+    /** Takes the part for a vectored read, which completes it through {@link #vectoredDone}. */
+    boolean claim() {
+      return state.compareAndSet(NEW, CLAIMED);
+    }
+
+    /** The vectored read of this part ended: keep the bytes (copying them if they are not in our buffer). */
+    void vectoredDone(ByteBuffer data, Throwable failure, long startNanos) {
+      try {
+        if (failure != null) {
+          error = failure;
+        } else if (data.remaining() != length) {
+          error = new IOException("vectored read returned " + data.remaining() + " bytes, wanted " + length);
+        } else {
+          if (data != target) {
+            buffer.setBytes(index, data.duplicate());
+          }
+          context.metrics().addDiskRead(System.nanoTime() - startNanos, length, 1);
+        }
+      } catch (Throwable t) {
+        error = t;
+      } finally {
+        done.countDown();
+      }
+    }
+
+    /** Stops a part that has not started; it then never reads. */
+    void cancel() {
+      if (state.compareAndSet(NEW, CLAIMED)) {
+        error = new IOException("cancelled");
+        done.countDown();
+      }
+    }
+
+    void await() throws IOException {
+      boolean interrupted = false;
+      while (true) {
+        try {
+          done.await();
+          break;
+        } catch (InterruptedException e) {
+          if (closed) {
+            interrupted = true; // closing: the buffer is released after this, so wait anyway
+          } else {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("[" + meta.file() + "] interrupted waiting for row group " + rowGroup);
+          }
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+
+    void check(ColumnDescriptor column) throws IOException {
+      Throwable t = error;
+      if (t != null) {
+        throw new IOException("[" + meta.file() + "] row group " + rowGroup + " column " + column.dottedPath()
+            + ": reading bytes [" + start + ", " + (start + length) + "): " + t, t);
+      }
+    }
+  }
+
+  private RowGroupFetch(ScanContext context, FileMetadata meta, Path path, int rowGroup,
+      List<ColumnDescriptor> projection) {
+    this.context = context;
+    this.meta = meta;
+    this.path = path;
+    this.rowGroup = rowGroup;
+    this.projection = projection;
+    RowGroupMeta rg = meta.rowGroups().get(rowGroup);
+    int n = projection.size();
+    starts = new long[n];
+    lengths = new long[n];
+    long[] ends = new long[n];
+    long sum = 0;
+    for (int i = 0; i < n; i++) {
+      ColumnChunkMeta chunk = rg.column(projection.get(i).index());
+      starts[i] = Math.min(chunk.startOffset(), meta.fileLength());
+      lengths[i] = chunk.totalCompressedSize();
+      ends[i] = Math.min(meta.fileLength(), starts[i] + Math.max(0, lengths[i]));
+      sum += ends[i] - starts[i];
+    }
+    bytes = sum;
+    rangeOf = new int[n];
+    ScanOptions options = context.options();
+    List<ReadPlanner.Range> plan = ReadPlanner.coalesce(starts, ends, options.coalesceGap(),
+        options.coalesceMaxSize());
+    rangeStarts = plan.stream().mapToLong(ReadPlanner.Range::start).toArray();
+    try {
+      for (int r = 0; r < plan.size(); r++) {
+        ReadPlanner.Range range = plan.get(r);
+        for (int m : range.members()) {
+          rangeOf[m] = r;
+        }
+        ByteBuf buffer = context.buffers().buffer((int) range.length());
+        buffers.add(buffer);
+        List<Part> rangeParts = new ArrayList<>();
+        for (long[] p : range.parts(options.coalesceMaxSize())) {
+          rangeParts.add(new Part(buffer, (int) (p[0] - range.start()), p[0], (int) (p[1] - p[0])));
+        }
+        parts.add(rangeParts);
+      }
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  /**
+   * Plans the row group's reads and starts them: on the scan pool when the scan reads
+   * asynchronously, else right here. The caller closes the fetch.
+   */
+  static RowGroupFetch start(ScanContext context, FileMetadata meta, Path path, int rowGroup,
+      List<ColumnDescriptor> projection) {
+    RowGroupFetch fetch = new RowGroupFetch(context, meta, path, rowGroup, projection);
+    fetch.issue();
+    return fetch;
+  }
+
+  /** Bytes the projected chunks of {@code rowGroup} occupy: what a fetch holds in memory (gaps aside). */
+  static long projectedBytes(FileMetadata meta, int rowGroup, List<ColumnDescriptor> projection) {
+    RowGroupMeta rg = meta.rowGroups().get(rowGroup);
+    long sum = 0;
+    for (ColumnDescriptor c : projection) {
+      sum += Math.max(0, rg.column(c.index()).totalCompressedSize());
+    }
+    return sum;
+  }
+
+  private void issue() {
+    boolean async = context.options().asyncPageReads() && context.scanPool() != null;
+    context.metrics().addCoalescedRanges(buffers.size());
+    if (async && issueVectored()) {
+      return;
+    }
+    long t0 = System.nanoTime();
+    for (List<Part> rangeParts : parts) {
+      for (Part p : rangeParts) {
+        if (async) {
+          try {
+            context.scanPool().execute(p);
+          } catch (RejectedExecutionException e) {
+            p.run(); // a refusing pool still gets the bytes read, on this thread
+          }
+        } else {
+          p.run();
+        }
+      }
+    }
+    if (!async) {
+      // The decoding thread itself waited for these reads: storage time, as a page read would be.
+      long waited = System.nanoTime() - t0;
+      context.metrics().addPageReaderWait(waited);
+      context.metrics().addFetchWait(waited);
+    }
+  }
+
+  /**
+   * Issues every part as one vectored read when the file system's stream supports it (Hadoop 3.3.5+:
+   * the local file system reads the ranges in parallel on an asynchronous channel, object stores
+   * in parallel requests). Returns false, having read nothing, when the stream does not.
+   */
+  private boolean issueVectored() {
+    List<Part> all = new ArrayList<>();
+    parts.forEach(all::addAll);
+    if (all.isEmpty()) {
+      return false;
+    }
+    all.sort(java.util.Comparator.comparingLong(p -> p.start));
+    Part first = all.get(0);
+    Part last = all.get(all.size() - 1);
+    FSDataInputStream in;
+    try {
+      in = FileOpener.open(context.fileSystem(), path, meta.fileLength(), context.options().readAheadHint(),
+          first.start, last.start + last.length - first.start);
+    } catch (IOException | RuntimeException e) {
+      return false; // the per-part reads will report it
+    }
+    if (!in.hasCapability(StreamCapabilities.VECTOREDIO)) {
+      synchronized (this) {
+        beyondStream = in; // of use if a chunk runs past its stated length
+      }
+      return false;
+    }
+    vectoredStream = in;
+    ArrayDeque<Part> order = new ArrayDeque<>(all);
+    // Hand out views of our buffers, in offset order, so the bytes land in place; anything else
+    // the implementation asks for (merged ranges) gets a buffer of its own and a copy.
+    IntFunction<ByteBuffer> allocate = length -> {
+      synchronized (order) {
+        Part p = order.peek();
+        if (p != null && p.length == length) {
+          order.poll();
+          ByteBuffer view = p.buffer.nioBuffer(p.index, length);
+          p.target = view;
+          return view;
+        }
+        ByteBuf extra = context.buffers().buffer(length);
+        synchronized (vectoredExtra) {
+          vectoredExtra.add(extra);
+        }
+        return extra.nioBuffer(0, length);
+      }
+    };
+    List<FileRange> ranges = new ArrayList<>();
+    for (Part p : all) {
+      p.claim();
+      ranges.add(FileRange.createFileRange(p.start, p.length, p));
+    }
+    long t0 = System.nanoTime();
+    try {
+      in.readVectored(ranges, allocate);
+    } catch (IOException | RuntimeException e) {
+      for (Part p : all) {
+        p.vectoredDone(null, e, t0);
+      }
+      return true;
+    }
+    for (FileRange r : ranges) {
+      Part p = (Part) r.getReference();
+      r.getData().whenComplete((data, failure) -> p.vectoredDone(data, failure, t0));
+    }
+    return true;
+  }
+
+  int rowGroup() {
+    return rowGroup;
+  }
+
+  /** Bytes of the buffers this fetch holds. */
+  long bytes() {
+    return bytes;
+  }
+
+  /** The chunk of projection column {@code i}, served from memory once its range is read. The caller closes it. */
+  ChunkInput input(int i) {
+    int r = rangeOf[i];
+    ByteBuf range = buffers.get(r);
+    int at = (int) (starts[i] - rangeStarts[r]);
+    ByteBuf slice = range.retainedSlice(at, range.capacity() - at);
+    List<Part> rangeParts = parts.get(r);
+    ColumnDescriptor column = projection.get(i);
+    return new FetchedChunkInput(meta.file(), meta.fileLength(), slice, starts[i], lengths[i], () -> {
+      for (Part p : rangeParts) {
+        p.await();
+        p.check(column);
+      }
+    }, this::readBeyond, context.buffers(), context.metrics()::addFetchWait);
+  }
+
+  /** Bytes past the fetched ones, for chunks whose stated length is short; one stream, opened on demand. */
+  private synchronized void readBeyond(long position, ByteBuf dst, int dstIndex, int length) throws IOException {
+    if (closed) {
+      throw new IOException("[" + meta.file() + "] row group " + rowGroup + " is closed");
+    }
+    if (beyondStream == null) {
+      beyondStream = FileOpener.open(context.fileSystem(), path, meta.fileLength(), false);
+    }
+    RangeReads.forStream(beyondStream).readFully(position, dst, dstIndex, length);
+  }
+
+  /** Stops reads that have not started, waits for running ones, and drops this fetch's buffers. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (List<Part> rangeParts : parts) {
+      for (Part p : rangeParts) {
+        p.cancel();
+      }
+    }
+    for (List<Part> rangeParts : parts) {
+      for (Part p : rangeParts) {
+        try {
+          p.await();
+        } catch (IOException e) {
+          // cannot happen while closing: await only throws when not closed
+        }
+      }
+    }
+    for (ByteBuf b : buffers) {
+      b.release();
+    }
+    buffers.clear();
+    synchronized (vectoredExtra) {
+      vectoredExtra.forEach(ByteBuf::release);
+      vectoredExtra.clear();
+    }
+    if (vectoredStream != null) {
+      try {
+        vectoredStream.close();
+      } catch (IOException e) {
+        // a read-only stream: nothing is lost
+      }
+      vectoredStream = null;
+    }
+    if (beyondStream != null) {
+      try {
+        beyondStream.close();
+      } catch (IOException e) {
+        // a read-only stream: nothing is lost
+      }
+      beyondStream = null;
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package io.turboparquet.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+class ScanOptionsTest {
+  @Test
+  void coalescingDefaultsAreTheDocumentedOnes() {
+    ScanOptions d = ScanOptions.defaults();
+    assertTrue(d.coalescedReads());
+    assertEquals(0, d.coalesceGap());
+    assertEquals(1 << 20, d.coalesceMaxSize());
+    assertTrue(d.prefetchRowGroups());
+    assertFalse(d.readAheadHint());
+    assertEquals(d, d.toBuilder().build());
+  }
+
+  @Test
+  void theConstructorWithoutCoalescingOptionsTakesTheirDefaults() {
+    ScanOptions d = ScanOptions.defaults();
+    ScanOptions old = new ScanOptions(d.scanThreads(), d.decodeThreads(), d.asyncPageReads(), d.bufferedReads(),
+        d.bufferSize(), d.readAheadHint(), d.queueDepth(), d.parallelDecode(), d.batchSize(), d.memoryBudget(),
+        d.verifyChecksums());
+    assertEquals(d, old);
+  }
+
+  @Test
+  void badCoalescingValuesAreRefusedByName() {
+    IllegalArgumentException gap = assertThrows(IllegalArgumentException.class,
+        () -> ScanOptions.builder().coalesceGap(-1).build());
+    assertTrue(gap.getMessage().contains("coalesceGap"), gap.getMessage());
+    IllegalArgumentException max = assertThrows(IllegalArgumentException.class,
+        () -> ScanOptions.builder().coalesceMaxSize(100).build());
+    assertTrue(max.getMessage().contains("coalesceMaxSize"), max.getMessage());
+  }
+}
