@@ -246,10 +246,27 @@ final class DrillColumn {
       case FIXED_TO_VARIABLE -> {
         int bytes = Math.multiplyExact(width, rows);
         ((VariableWidthVector) vector).allocateNew(Math.max(bytes, 1), rows);
-        data(values).setBytes(0, src, 0, bytes);
         long out = address(data(((VariableWidthVector) values).getOffsetVector()), 4L * (rows + 1));
-        for (int i = 0; i <= rows; i++) {
-          PlatformDependent.putInt(out + 4L * i, i * width);
+        ByteBuf validity = batch.validity();
+        if (validity == null) {
+          data(values).setBytes(0, src, 0, bytes);
+          for (int i = 0; i <= rows; i++) {
+            PlatformDependent.putInt(out + 4L * i, i * width);
+          }
+        } else {
+          // Nulls are empty, as from Drill's reader (Drill's copiers assume it).
+          long in = input(src, rows, width);
+          long data = address(data(values), bytes);
+          long valid = address(validity, rows);
+          int at = 0;
+          PlatformDependent.putInt(out, 0);
+          for (int i = 0; i < rows; i++) {
+            if (PlatformDependent.getByte(valid + i) != 0) {
+              PlatformDependent.copyMemory(in + (long) i * width, data + at, width);
+              at += width;
+            }
+            PlatformDependent.putInt(out + 4L * (i + 1), at);
+          }
         }
       }
       case LONG_TO_DECIMAL -> writeDecimals(src, width, values, vector, rows);
