@@ -45,8 +45,23 @@ final class DrillSession {
     return (String) drillResultSet.getMethod("getQueryId").invoke(rs.unwrap(drillResultSet));
   }
 
-  String profile(String queryId) throws SQLException {
-    return single("select json from sys.profiles_json where queryId = '" + queryId + "'");
+  /**
+   * The query's profile. The answer's row can arrive before the query has completed and written
+   * its profile, so a missing profile is looked for again for up to 10 s.
+   */
+  String profile(String queryId) throws SQLException, InterruptedException {
+    String sql = "select json from sys.profiles_json where queryId = '" + queryId + "'";
+    for (int attempt = 0; ; attempt++) {
+      try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
+        if (rs.next()) {
+          return rs.getString(1);
+        }
+      }
+      if (attempt == 100) {
+        throw new SQLException("no profile for query " + queryId);
+      }
+      Thread.sleep(100);
+    }
   }
 
   String single(String sql) throws SQLException {
