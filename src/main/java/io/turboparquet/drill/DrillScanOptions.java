@@ -47,6 +47,9 @@ final class DrillScanOptions {
     if (config.getVerifyChecksums() != null) {
       b.verifyChecksums(config.getVerifyChecksums());
     }
+    if (config.getCoalescedReads() != null) {
+      b.coalescedReads(config.getCoalescedReads());
+    }
     return b.build();
   }
 

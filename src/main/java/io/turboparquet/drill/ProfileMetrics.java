@@ -39,6 +39,7 @@ final class ProfileMetrics {
     stats.addLongStat(ScanMetric.TOTAL_READ_BYTES, m.bytesRead());
     stats.addLongStat(ScanMetric.TOTAL_DECOMPRESSED_BYTES, m.bytesDecompressed());
     stats.addLongStat(ScanMetric.NUM_ROWS, rows);
+    stats.addLongStat(ScanMetric.NUM_COALESCED_RANGES, m.coalescedRanges());
     if (options != null) {
       stats.setLongStat(ScanMetric.OPTION_ASYNC_PAGE_READS, options.asyncPageReads() ? 1 : 0);
       stats.setLongStat(ScanMetric.OPTION_BUFFERED_READS, options.bufferedReads() ? 1 : 0);
@@ -48,6 +49,7 @@ final class ProfileMetrics {
       stats.setLongStat(ScanMetric.OPTION_PARALLEL_DECODE, options.parallelDecode() ? 1 : 0);
       stats.setLongStat(ScanMetric.OPTION_BATCH_ROWS, options.batchSize());
       stats.setLongStat(ScanMetric.OPTION_MEMORY_BUDGET, options.memoryBudget());
+      stats.setLongStat(ScanMetric.OPTION_COALESCED_READS, options.coalescedReads() ? 1 : 0);
     }
   }
 }

@@ -68,7 +68,10 @@ enum ScanMetric implements MetricDef {
   OPTION_QUEUE_DEPTH,
   OPTION_PARALLEL_DECODE,
   OPTION_BATCH_ROWS,
-  OPTION_MEMORY_BUDGET;
+  OPTION_MEMORY_BUDGET,
+  OPTION_COALESCED_READS,
+  /** Ranges read by coalesced reads (0 where row groups were read chunk by chunk). */
+  NUM_COALESCED_RANGES;
 
   private static final Logger logger = LoggerFactory.getLogger(ScanMetric.class);
 

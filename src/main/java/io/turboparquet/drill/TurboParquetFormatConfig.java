@@ -28,18 +28,25 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
   private final Boolean parallelDecode;
   /** Check page CRC32s where the writer stored them (default false). */
   private final Boolean verifyChecksums;
+  /**
+   * Read a row group's projected chunks as a few large ranges in parallel (default true); off, each
+   * chunk is read through its own stream as Drill's bufferedread / buffersize options say.
+   */
+  private final Boolean coalescedReads;
 
   public TurboParquetFormatConfig() {
-    this(null, null, null);
+    this(null, null, null, null);
   }
 
   @JsonCreator
   public TurboParquetFormatConfig(@JsonProperty("memoryBudget") Long memoryBudget,
       @JsonProperty("parallelDecode") Boolean parallelDecode,
-      @JsonProperty("verifyChecksums") Boolean verifyChecksums) {
+      @JsonProperty("verifyChecksums") Boolean verifyChecksums,
+      @JsonProperty("coalescedReads") Boolean coalescedReads) {
     this.memoryBudget = memoryBudget;
     this.parallelDecode = parallelDecode;
     this.verifyChecksums = verifyChecksums;
+    this.coalescedReads = coalescedReads;
   }
 
   @JsonProperty
@@ -57,22 +64,28 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
     return verifyChecksums;
   }
 
+  @JsonProperty
+  public Boolean getCoalescedReads() {
+    return coalescedReads;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof TurboParquetFormatConfig that
         && Objects.equals(memoryBudget, that.memoryBudget)
         && Objects.equals(parallelDecode, that.parallelDecode)
-        && Objects.equals(verifyChecksums, that.verifyChecksums);
+        && Objects.equals(verifyChecksums, that.verifyChecksums)
+        && Objects.equals(coalescedReads, that.coalescedReads);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(NAME, memoryBudget, parallelDecode, verifyChecksums);
+    return Objects.hash(NAME, memoryBudget, parallelDecode, verifyChecksums, coalescedReads);
   }
 
   @Override
   public String toString() {
     return "TurboParquetFormatConfig[memoryBudget=" + memoryBudget + ", parallelDecode=" + parallelDecode
-        + ", verifyChecksums=" + verifyChecksums + "]";
+        + ", verifyChecksums=" + verifyChecksums + ", coalescedReads=" + coalescedReads + "]";
   }
 }

@@ -127,16 +127,30 @@ public class TurboParquetProfileTest extends ClusterTest {
     // Without async reads the decoding thread reads each page itself: all read time is wait time.
     assertTrue(sync.toString(), sync.get("TIME_DISK_SCAN_WAIT") >= sync.get("TIME_DISK_SCAN"));
 
-    Map<String, Long> direct = withSession(ExecConstants.PARQUET_PAGEREADER_USE_BUFFERED_READ, false, sql, expected);
+    // Coalesced reads (the default) read the row group as a few ranges; the buffer options apply
+    // to chunk-by-chunk reads, which the format config's coalescedReads => false selects.
+    assertEquals(1L, (long) defaults.get("OPTION_COALESCED_READS"));
+    assertTrue(defaults.toString(), defaults.get("NUM_COALESCED_RANGES") > 0);
+    String chunked = "select " + COLUMNS + " from table(dfs.`" + table
+        + "`(type => 'turbo-parquet', coalescedReads => false))";
+    Map<String, Long> buffered = withSession(ExecConstants.PARQUET_PAGEREADER_USE_BUFFERED_READ, true, chunked,
+        expected);
+    assertEquals(0L, (long) buffered.get("OPTION_COALESCED_READS"));
+    assertEquals(0L, (long) buffered.get("NUM_COALESCED_RANGES"));
+    assertTrue("coalescing takes fewer reads: " + defaults + " vs " + buffered,
+        defaults.get("NUM_READ_CALLS") < buffered.get("NUM_READ_CALLS"));
+
+    Map<String, Long> direct = withSession(ExecConstants.PARQUET_PAGEREADER_USE_BUFFERED_READ, false, chunked,
+        expected);
     assertEquals(0L, (long) direct.get("OPTION_BUFFERED_READS"));
-    assertTrue("direct reads issue a read per page: " + direct + " vs " + defaults,
-        direct.get("NUM_READ_CALLS") > defaults.get("NUM_READ_CALLS"));
+    assertTrue("direct reads issue a read per page: " + direct + " vs " + buffered,
+        direct.get("NUM_READ_CALLS") > buffered.get("NUM_READ_CALLS"));
     assertTrue(direct.get("NUM_READ_CALLS") >= direct.get("NUM_DATA_PAGE_lOADS"));
 
-    Map<String, Long> small = withSession(ExecConstants.PARQUET_PAGEREADER_BUFFER_SIZE, 8192L, sql, expected);
+    Map<String, Long> small = withSession(ExecConstants.PARQUET_PAGEREADER_BUFFER_SIZE, 8192L, chunked, expected);
     assertEquals(8192L, (long) small.get("OPTION_BUFFER_SIZE"));
-    assertTrue("a smaller buffer takes more reads: " + small + " vs " + defaults,
-        small.get("NUM_READ_CALLS") > defaults.get("NUM_READ_CALLS"));
+    assertTrue("a smaller buffer takes more reads: " + small + " vs " + buffered,
+        small.get("NUM_READ_CALLS") > buffered.get("NUM_READ_CALLS"));
 
     assertEquals(1L, (long) withSession(ExecConstants.PARQUET_PAGEREADER_USE_FADVISE, true, sql, expected)
         .get("OPTION_READ_AHEAD_HINT"));
