@@ -180,11 +180,7 @@ final class ComplexRowGroupReader implements AutoCloseable {
       }
       materializer.setValueCount(rows);
     }
-    for (NullableIntVector v : missing) {
-      v.allocateNew(rows);
-      v.getBitsVector().getBuffer().setZero(0, rows);
-      v.getMutator().setValueCount(rows);
-    }
+    DrillColumn.fillNulls(missing, rows);
     rowsDone += rows;
     return rows;
   }

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.util.internal.PlatformDependent;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.scan.ColumnBatch;
+import java.util.List;
 import java.util.Locale;
 import java.util.TimeZone;
 import org.apache.drill.common.exceptions.UserException;
@@ -13,6 +14,7 @@ import org.apache.drill.common.types.TypeProtos.MinorType;
 import org.apache.drill.common.types.Types;
 import org.apache.drill.exec.vector.BaseDataValueVector;
 import org.apache.drill.exec.vector.FixedWidthVector;
+import org.apache.drill.exec.vector.NullableIntVector;
 import org.apache.drill.exec.vector.NullableVarBinaryVector;
 import org.apache.drill.exec.vector.NullableVarCharVector;
 import org.apache.drill.exec.vector.NullableVarDecimalVector;
@@ -352,6 +354,15 @@ final class DrillColumn {
       throw new IllegalStateException("buffer of " + buf.capacity() + " bytes for " + bytes + " bytes of values");
     }
     return buf.memoryAddress();
+  }
+
+  /** Fills the vectors of projected columns a file lacks with {@code rows} nulls. */
+  static void fillNulls(List<NullableIntVector> missing, int rows) {
+    for (NullableIntVector v : missing) {
+      v.allocateNew(rows);
+      v.getBitsVector().getBuffer().setZero(0, rows);
+      v.getMutator().setValueCount(rows);
+    }
   }
 
   /** Variable-width nullable vectors fill "empties" after the last value set through them: none here. */

@@ -223,11 +223,7 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     } catch (IOException | RuntimeException e) {
       throw error(e);
     }
-    for (NullableIntVector v : missing) {
-      v.allocateNew(rows);
-      v.getBitsVector().getBuffer().setZero(0, rows);
-      v.getMutator().setValueCount(rows);
-    }
+    DrillColumn.fillNulls(missing, rows);
     rowsDone += rows;
     return rows;
   }

@@ -70,9 +70,15 @@ class HdfsScanTest {
           // Buffers larger than a page, not aligned to anything, and smaller than every page.
           for (int bufferSize : buffered ? new int[] {1 << 20, 100_003, 4096} : new int[] {1 << 20}) {
             ScanOptions options = ScanOptions.builder().asyncPageReads(async).parallelDecode(async)
-                .bufferedReads(buffered).bufferSize(bufferSize).batchSize(10_000).build();
+                .coalescedReads(false).bufferedReads(buffered).bufferSize(bufferSize).batchSize(10_000).build();
             assertEquals(all, harness.digest(remote, null, options), options.toString());
           }
+        }
+        // Coalesced reads (the default): HDFS has no vectored reads, so positional reads per part.
+        for (int part : new int[] {1 << 20, 64 * 1024}) {
+          ScanOptions options = ScanOptions.builder().asyncPageReads(async).parallelDecode(async)
+              .coalesceMaxSize(part).batchSize(10_000).build();
+          assertEquals(all, harness.digest(remote, null, options), options.toString());
         }
         ScanOptions options = ScanOptions.builder().asyncPageReads(async).parallelDecode(async).build();
         assertEquals(projected, harness.digest(remote, PROJECTION, options), "projection, " + options);
@@ -83,7 +89,8 @@ class HdfsScanTest {
   @Test
   void bufferedScanReadsEachChunkByByteBufferPositionalReads() throws IOException {
     RecordingFileSystem recording = new RecordingFileSystem(hdfs.fileSystem());
-    ScanOptions options = ScanOptions.builder().bufferedReads(true).bufferSize(256 * 1024).build();
+    ScanOptions options = ScanOptions.builder().coalescedReads(false).bufferedReads(true).bufferSize(256 * 1024)
+        .build();
     try (ScanHarness harness = new ScanHarness(recording)) {
       assertEquals(OracleDigest.digest(lineitem.path(), PROJECTION), harness.digest(remote, PROJECTION, options));
     }
@@ -109,7 +116,7 @@ class HdfsScanTest {
   @Test
   void directScanReadsPageBodiesByByteBufferPositionalReads() throws IOException {
     RecordingFileSystem recording = new RecordingFileSystem(hdfs.fileSystem());
-    ScanOptions options = ScanOptions.builder().bufferedReads(false).build();
+    ScanOptions options = ScanOptions.builder().coalescedReads(false).bufferedReads(false).build();
     ScanMetrics metrics = new ScanMetrics();
     TrackingBufferSource buffers = new TrackingBufferSource();
     try (ScanHarness harness = new ScanHarness(recording)) {
