@@ -317,7 +317,8 @@ final class DrillColumn {
     long in = input(src, rows, width);
     int bytes = 0;
     for (int i = 0; i < rows; i++) {
-      bytes += decimalLength(width == 4 ? PlatformDependent.getInt(in + 4L * i) : PlatformDependent.getLong(in + 8L * i));
+      bytes += decimalLength(width == 4 ? PlatformDependent.getInt(in + 4L * i)
+          : PlatformDependent.getLong(in + 8L * i));
     }
     ((VariableWidthVector) vector).allocateNew(bytes + 8, rows);
     long data = address(data(values), bytes + 8L);

@@ -93,7 +93,8 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
       if (complex != null) {
         RowGroupMeta rowGroup = rowGroupIndex < 0 ? null : metadata.rowGroups().get(rowGroupIndex);
         complex.setup(output, records -> {
-          scanOptions = DrillScanOptions.of(options, config, rowGroup, List.of()).toBuilder().batchSize(records).build();
+          scanOptions = DrillScanOptions.of(options, config, rowGroup, List.of()).toBuilder()
+              .batchSize(records).build();
           return scanContext(context, scanOptions);
         });
         return;

@@ -20,7 +20,9 @@ import java.util.Locale;
  * operator: the scan's critical path; and the sum over the fragments), and writes one JSON line per
  * run for docs/benchmarks.md and its plot. Fails if the two formats' answers differ.
  *
- * <p>usage: DrillBench --out FILE.jsonl [--widths 1,2] [--repeat N] FILE.parquet...
+ * <p>usage: DrillBench --out FILE.jsonl [--widths 1,2] [--repeat N] [--plugin dfs] FILE.parquet...
+ * (the storage plugin must carry both formats; bin/drill bench --slow defines one on the slow://
+ * harness)
  */
 public final class DrillBench {
   private DrillBench() {
@@ -30,17 +32,20 @@ public final class DrillBench {
     List<Integer> widths = List.of(1, 2);
     int repeat = 5;
     Path out = null;
+    String plugin = "dfs";
     List<Path> files = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--widths" -> widths = Arrays.stream(args[++i].split(",")).map(Integer::parseInt).toList();
         case "--repeat" -> repeat = Integer.parseInt(args[++i]);
         case "--out" -> out = Paths.get(args[++i]);
+        case "--plugin" -> plugin = args[++i];
         default -> files.add(Paths.get(args[i]).toAbsolutePath());
       }
     }
     if (files.isEmpty() || out == null || repeat < 1) {
-      System.err.println("usage: DrillBench --out FILE.jsonl [--widths 1,2] [--repeat N] FILE.parquet...");
+      System.err.println("usage: DrillBench --out FILE.jsonl [--widths 1,2] [--repeat N] [--plugin P] "
+          + "FILE.parquet...");
       System.exit(2);
     }
     try (Connection connection = DriverManager.getConnection("jdbc:drill:zk=local");
@@ -53,7 +58,8 @@ public final class DrillBench {
       for (int width : widths) {
         session.execute("alter session set `planner.width.max_per_node` = " + width);
         for (Path file : files) {
-          String[] tables = {"dfs.`" + file + "`", "table(dfs.`" + file + "`(type => 'turbo-parquet'))"};
+          String[] tables = {"table(" + plugin + ".`" + file + "`(type => 'parquet'))",
+              "table(" + plugin + ".`" + file + "`(type => 'turbo-parquet'))"};
           String[] types = {DrillDemo.DRILL_SCAN, DrillDemo.TURBO_SCAN};
           String[] names = {"parquet", "turbo-parquet"};
           List<String> answer = null;
@@ -75,8 +81,9 @@ public final class DrillBench {
               wall[f][run] = r.seconds();
               scanMax[f][run] = scan.maxProcessNanos() / 1e9;
               scanSum[f][run] = scan.processNanos() / 1e9;
-              json.printf(Locale.ROOT, "{\"file\":\"%s\",\"width\":%d,\"format\":\"%s\",\"run\":%d,\"wall_s\":%.4f,"
-                  + "\"scan_max_s\":%.4f,\"scan_sum_s\":%.4f,\"scan_operators\":%d}%n", file.getFileName(), width,
+              json.printf(Locale.ROOT, "{\"plugin\":\"%s\",\"file\":\"%s\",\"width\":%d,\"format\":\"%s\","
+                  + "\"run\":%d,\"wall_s\":%.4f,\"scan_max_s\":%.4f,\"scan_sum_s\":%.4f,\"scan_operators\":%d}%n",
+                  plugin, file.getFileName(), width,
                   names[f], run, wall[f][run], scanMax[f][run], scanSum[f][run], scan.operators());
             }
           }

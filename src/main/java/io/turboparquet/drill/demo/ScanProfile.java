@@ -10,7 +10,8 @@ import org.apache.drill.exec.ops.OperatorMetricRegistry;
 /**
  * The scan operators of one completed query profile (Drill's profile JSON): their time and their
  * metrics summed over the minor fragments (settings, {@code OPTION_*}, are the same in each and
- * not summed), the longest single operator's process time (the scan's critical path), with the metric names Drill's registry gives the
+ * not summed), the longest single operator's process time (the scan's critical path), with the
+ * metric names Drill's registry gives the
  * operator type (a metric without a registered name is shown by its id).
  */
 record ScanProfile(String operatorType, int operators, long processNanos, long maxProcessNanos, long waitNanos,
