@@ -53,8 +53,8 @@ public final class DrillBench {
       DrillSession session = new DrillSession(connection);
       session.execute("alter session set `exec.query_profile.debug_mode` = true");
       PrintStream log = System.out;
-      log.printf("%-40s %5s %-14s %10s %14s %14s%n", "file", "width", "format", "wall s", "scan max s",
-          "scan sum s");
+      log.printf("%-40s %5s %-14s %10s %14s %14s %16s%n", "file", "width", "format", "wall s", "scan max s",
+          "scan sum s", "scan+wait max s");
       for (int width : widths) {
         session.execute("alter session set `planner.width.max_per_node` = " + width);
         for (Path file : files) {
@@ -66,6 +66,7 @@ public final class DrillBench {
           double[][] wall = new double[2][repeat];
           double[][] scanMax = new double[2][repeat];
           double[][] scanSum = new double[2][repeat];
+          double[][] scanElapsed = new double[2][repeat];
           for (int run = -1; run < repeat; run++) {
             for (int f = 0; f < 2; f++) {
               DrillSession.Run r = session.timed(String.format(Locale.ROOT, DrillDemo.QUERY, tables[f]));
@@ -81,19 +82,21 @@ public final class DrillBench {
               wall[f][run] = r.seconds();
               scanMax[f][run] = scan.maxProcessNanos() / 1e9;
               scanSum[f][run] = scan.processNanos() / 1e9;
+              scanElapsed[f][run] = scan.maxElapsedNanos() / 1e9;
               json.printf(Locale.ROOT, "{\"plugin\":\"%s\",\"file\":\"%s\",\"width\":%d,\"format\":\"%s\","
-                  + "\"run\":%d,\"wall_s\":%.4f,\"scan_max_s\":%.4f,\"scan_sum_s\":%.4f,\"scan_operators\":%d}%n",
-                  plugin, file.getFileName(), width,
-                  names[f], run, wall[f][run], scanMax[f][run], scanSum[f][run], scan.operators());
+                  + "\"run\":%d,\"wall_s\":%.4f,\"scan_max_s\":%.4f,\"scan_sum_s\":%.4f,\"scan_with_wait_s\":%.4f,"
+                  + "\"scan_operators\":%d}%n", plugin, file.getFileName(), width,
+                  names[f], run, wall[f][run], scanMax[f][run], scanSum[f][run], scanElapsed[f][run],
+                  scan.operators());
             }
           }
           for (int f = 0; f < 2; f++) {
-            log.printf(Locale.ROOT, "%-40s %5d %-14s %10.3f %14.3f %14.3f%n", file.getFileName(), width, names[f],
-                median(wall[f]), median(scanMax[f]), median(scanSum[f]));
+            log.printf(Locale.ROOT, "%-40s %5d %-14s %10.3f %14.3f %14.3f %16.3f%n", file.getFileName(), width,
+                names[f], median(wall[f]), median(scanMax[f]), median(scanSum[f]), median(scanElapsed[f]));
           }
-          log.printf(Locale.ROOT, "%-40s %5d %-14s %10.2fx %13.2fx %13.2fx%n", "", width, "ratio",
+          log.printf(Locale.ROOT, "%-40s %5d %-14s %10.2fx %13.2fx %13.2fx %15.2fx%n", "", width, "ratio",
               median(wall[0]) / median(wall[1]), median(scanMax[0]) / median(scanMax[1]),
-              median(scanSum[0]) / median(scanSum[1]));
+              median(scanSum[0]) / median(scanSum[1]), median(scanElapsed[0]) / median(scanElapsed[1]));
         }
       }
     } catch (IOException e) {

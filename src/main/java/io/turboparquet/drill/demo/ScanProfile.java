@@ -10,12 +10,12 @@ import org.apache.drill.exec.ops.OperatorMetricRegistry;
 /**
  * The scan operators of one completed query profile (Drill's profile JSON): their time and their
  * metrics summed over the minor fragments (settings, {@code OPTION_*}, are the same in each and
- * not summed), the longest single operator's process time (the scan's critical path), with the
- * metric names Drill's registry gives the
- * operator type (a metric without a registered name is shown by its id).
+ * not summed), the longest single operator's process time (the scan's critical path) and its
+ * longest process + wait time (wait: blocked on reads), with the metric names Drill's registry
+ * gives the operator type (a metric without a registered name is shown by its id).
  */
 record ScanProfile(String operatorType, int operators, long processNanos, long maxProcessNanos, long waitNanos,
-    Map<String, Long> metrics) {
+    long maxElapsedNanos, Map<String, Long> metrics) {
 
   /** The scan operators of type {@code operatorType} in the profile; none gives zero operators. */
   static ScanProfile of(String profileJson, String operatorType) throws IOException {
@@ -25,6 +25,7 @@ record ScanProfile(String operatorType, int operators, long processNanos, long m
     int operators = 0;
     long process = 0;
     long maxProcess = 0;
+    long maxElapsed = 0;
     long wait = 0;
     for (JsonNode major : profile.path("fragmentProfile")) {
       for (JsonNode minor : major.path("minorFragmentProfile")) {
@@ -35,6 +36,7 @@ record ScanProfile(String operatorType, int operators, long processNanos, long m
           operators++;
           process += op.path("processNanos").asLong();
           maxProcess = Math.max(maxProcess, op.path("processNanos").asLong());
+          maxElapsed = Math.max(maxElapsed, op.path("processNanos").asLong() + op.path("waitNanos").asLong());
           wait += op.path("waitNanos").asLong();
           for (JsonNode metric : op.path("metric")) {
             int id = metric.path("metricId").asInt();
@@ -46,6 +48,6 @@ record ScanProfile(String operatorType, int operators, long processNanos, long m
         }
       }
     }
-    return new ScanProfile(operatorType, operators, process, maxProcess, wait, metrics);
+    return new ScanProfile(operatorType, operators, process, maxProcess, wait, maxElapsed, metrics);
   }
 }
