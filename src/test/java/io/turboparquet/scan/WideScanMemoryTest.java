@@ -4,18 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turboparquet.io.TrackingBufferSource;
+import io.turboparquet.testing.TestFileGenerator;
 import java.io.IOException;
-import java.util.Random;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.example.data.Group;
-import org.apache.parquet.example.data.simple.SimpleGroupFactory;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
-import org.apache.parquet.schema.Types;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,25 +28,8 @@ class WideScanMemoryTest {
 
   @BeforeAll
   static void writeWideFile() throws IOException {
-    Types.MessageTypeBuilder b = Types.buildMessage();
-    for (int c = 0; c < COLUMNS; c++) {
-      b.required(PrimitiveTypeName.INT64).named("c" + c);
-    }
-    MessageType schema = b.named("wide");
     file = dir.resolve("wide1000.parquet");
-    Random random = new Random(5);
-    SimpleGroupFactory groups = new SimpleGroupFactory(schema);
-    try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(new Path(file.toUri()))
-        .withConf(new Configuration()).withType(schema).withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
-        .withDictionaryEncoding(false).withPageSize(4 * 1024).withRowGroupSize(8L << 20).build()) {
-      for (int r = 0; r < ROWS; r++) {
-        Group g = groups.newGroup();
-        for (int c = 0; c < COLUMNS; c++) {
-          g.add(c, random.nextLong());
-        }
-        writer.write(g);
-      }
-    }
+    TestFileGenerator.wideInt64(file, COLUMNS, ROWS, 4 * 1024, 8L << 20, 5);
   }
 
   private record Run(long peak, ScanMetrics metrics) {}

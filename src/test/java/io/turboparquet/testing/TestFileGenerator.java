@@ -775,6 +775,36 @@ public final class TestFileGenerator {
    * A TPC-H lineitem-shaped table with random data, for scan tests: 4 INT64 keys, 2 DECIMAL(15,2) as INT64 and
    * 2 DOUBLE, 2 single-char strings, 3 DATEs, 3 strings. Dictionary on, V1 pages, default page and row group sizes.
    */
+  /**
+   * A wide file for memory tests: {@code columns} required INT64 columns of random values,
+   * uncompressed, no dictionary, pages of {@code pageSize} bytes, row groups of about
+   * {@code rowGroupSize} bytes.
+   */
+  public static void wideInt64(Path file, int columns, int rows, int pageSize, long rowGroupSize, long seed)
+      throws java.io.IOException {
+    org.apache.parquet.schema.Types.MessageTypeBuilder b = org.apache.parquet.schema.Types.buildMessage();
+    for (int c = 0; c < columns; c++) {
+      b.required(org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT64).named("c" + c);
+    }
+    MessageType schema = b.named("wide");
+    java.util.Random random = new java.util.Random(seed);
+    org.apache.parquet.example.data.simple.SimpleGroupFactory groups =
+        new org.apache.parquet.example.data.simple.SimpleGroupFactory(schema);
+    try (org.apache.parquet.hadoop.ParquetWriter<org.apache.parquet.example.data.Group> writer =
+        org.apache.parquet.hadoop.example.ExampleParquetWriter.builder(
+            new org.apache.hadoop.fs.Path(file.toUri()))
+        .withConf(new Configuration()).withType(schema).withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
+        .withDictionaryEncoding(false).withPageSize(pageSize).withRowGroupSize(rowGroupSize).build()) {
+      for (int r = 0; r < rows; r++) {
+        org.apache.parquet.example.data.Group g = groups.newGroup();
+        for (int c = 0; c < columns; c++) {
+          g.add(c, random.nextLong());
+        }
+        writer.write(g);
+      }
+    }
+  }
+
   public static GeneratedFile lineitemLike(Path dir, int rows, CompressionCodecName codec) {
     return lineitemLike(dir, rows, codec, 128L << 20);
   }
