@@ -27,6 +27,7 @@ public final class Digester {
         for (int i = 0; i < cols.size(); i++) {
           digests.get(i).accept(cols.get(i));
         }
+        scanner.decodeAhead();
       }
       List<String> lines = new ArrayList<>(digests.size());
       for (ColumnDigest d : digests) {

@@ -39,6 +39,7 @@ public final class Main {
       "            --scan-threads N  --decode-threads N  --parallel-decode true|false  --queue-depth N",
       "            --read-ahead true|false  --memory-budget BYTES  --verify-checksums",
       "            --coalesce true|false  --coalesce-gap BYTES  --coalesce-max-size BYTES  --prefetch true|false",
+      "            --decode-ahead true|false",
       "Hadoop configuration: -D key=value (any command), e.g. for slow:// paths",
       "            -D fs.slow.read.latency=10ms -D fs.slow.stream.bytes-per-second=100m");
 
@@ -168,6 +169,7 @@ public final class Main {
             Batch b;
             while ((b = scanner.next()) != null) {
               rows += b.rows();
+              scanner.decodeAhead();
             }
           }
         }
@@ -237,7 +239,8 @@ public final class Main {
     b.coalescedReads(args.bool("coalesce", d.coalescedReads()))
         .coalesceGap(args.longValue("coalesce-gap", d.coalesceGap()))
         .coalesceMaxSize(args.integer("coalesce-max-size", d.coalesceMaxSize()))
-        .prefetchRowGroups(args.bool("prefetch", d.prefetchRowGroups()));
+        .prefetchRowGroups(args.bool("prefetch", d.prefetchRowGroups()))
+        .decodeAhead(args.bool("decode-ahead", d.decodeAhead()));
     b.bufferSize(args.integer("buffer-size", d.bufferSize()))
         .batchSize(args.integer("batch-size", d.batchSize()))
         .queueDepth(args.integer("queue-depth", d.queueDepth()))

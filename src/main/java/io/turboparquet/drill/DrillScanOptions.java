@@ -50,6 +50,7 @@ final class DrillScanOptions {
     if (config.getCoalescedReads() != null) {
       b.coalescedReads(config.getCoalescedReads());
     }
+    b.decodeAhead(config.getDecodeAhead() == null || config.getDecodeAhead());
     return b.build();
   }
 

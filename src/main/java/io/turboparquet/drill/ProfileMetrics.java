@@ -50,6 +50,7 @@ final class ProfileMetrics {
       stats.setLongStat(ScanMetric.OPTION_BATCH_ROWS, options.batchSize());
       stats.setLongStat(ScanMetric.OPTION_MEMORY_BUDGET, options.memoryBudget());
       stats.setLongStat(ScanMetric.OPTION_COALESCED_READS, options.coalescedReads() ? 1 : 0);
+      stats.setLongStat(ScanMetric.OPTION_DECODE_AHEAD, options.decodeAhead() && options.parallelDecode() ? 1 : 0);
     }
   }
 }

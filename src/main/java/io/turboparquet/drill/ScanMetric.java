@@ -71,7 +71,9 @@ enum ScanMetric implements MetricDef {
   OPTION_MEMORY_BUDGET,
   OPTION_COALESCED_READS,
   /** Ranges read by coalesced reads (0 where row groups were read chunk by chunk). */
-  NUM_COALESCED_RANGES;
+  NUM_COALESCED_RANGES,
+  /** Whether each row group's next batch was decoded while Drill worked on the current one (1 = on). */
+  OPTION_DECODE_AHEAD;
 
   private static final Logger logger = LoggerFactory.getLogger(ScanMetric.class);
 

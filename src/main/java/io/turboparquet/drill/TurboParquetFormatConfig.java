@@ -33,20 +33,27 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
    * chunk is read through its own stream as Drill's bufferedread / buffersize options say.
    */
   private final Boolean coalescedReads;
+  /**
+   * With parallel decode, decode each row group's next batch on the decode pool while Drill's
+   * operators work on the current one (default true); costs one more batch of memory per scan.
+   */
+  private final Boolean decodeAhead;
 
   public TurboParquetFormatConfig() {
-    this(null, null, null, null);
+    this(null, null, null, null, null);
   }
 
   @JsonCreator
   public TurboParquetFormatConfig(@JsonProperty("memoryBudget") Long memoryBudget,
       @JsonProperty("parallelDecode") Boolean parallelDecode,
       @JsonProperty("verifyChecksums") Boolean verifyChecksums,
-      @JsonProperty("coalescedReads") Boolean coalescedReads) {
+      @JsonProperty("coalescedReads") Boolean coalescedReads,
+      @JsonProperty("decodeAhead") Boolean decodeAhead) {
     this.memoryBudget = memoryBudget;
     this.parallelDecode = parallelDecode;
     this.verifyChecksums = verifyChecksums;
     this.coalescedReads = coalescedReads;
+    this.decodeAhead = decodeAhead;
   }
 
   @JsonProperty
@@ -69,23 +76,30 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
     return coalescedReads;
   }
 
+  @JsonProperty
+  public Boolean getDecodeAhead() {
+    return decodeAhead;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof TurboParquetFormatConfig that
         && Objects.equals(memoryBudget, that.memoryBudget)
         && Objects.equals(parallelDecode, that.parallelDecode)
         && Objects.equals(verifyChecksums, that.verifyChecksums)
-        && Objects.equals(coalescedReads, that.coalescedReads);
+        && Objects.equals(coalescedReads, that.coalescedReads)
+        && Objects.equals(decodeAhead, that.decodeAhead);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(NAME, memoryBudget, parallelDecode, verifyChecksums, coalescedReads);
+    return Objects.hash(NAME, memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead);
   }
 
   @Override
   public String toString() {
     return "TurboParquetFormatConfig[memoryBudget=" + memoryBudget + ", parallelDecode=" + parallelDecode
-        + ", verifyChecksums=" + verifyChecksums + ", coalescedReads=" + coalescedReads + "]";
+        + ", verifyChecksums=" + verifyChecksums + ", coalescedReads=" + coalescedReads
+        + ", decodeAhead=" + decodeAhead + "]";
   }
 }

@@ -220,6 +220,8 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
             fixedWidthNanos += System.nanoTime() - t;
           }
         }
+        // The batch is in the vectors: decode the next one while Drill's operators use these.
+        scanner.decodeAhead();
       }
     } catch (IOException | RuntimeException e) {
       throw error(e);

@@ -63,6 +63,16 @@ public final class ParquetFileScanner implements AutoCloseable {
     return projection;
   }
 
+  /**
+   * Tells the scanner the caller is done with the last batch: with {@code decodeAhead} on, the
+   * current row group's next batch starts decoding on the decode pool. A no-op otherwise.
+   */
+  public void decodeAhead() {
+    if (current != null) {
+      current.decodeAhead();
+    }
+  }
+
   /** The next batch, or null after the last row group. */
   public Batch next() throws IOException {
     while (true) {

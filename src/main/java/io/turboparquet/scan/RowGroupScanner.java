@@ -16,10 +16,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.Comparator;
-import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
 import java.util.stream.IntStream;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
@@ -41,6 +38,8 @@ public final class RowGroupScanner implements AutoCloseable {
   /** Reader indexes by decreasing uncompressed chunk size: the order parallel decode starts them. */
   private final int[] largestFirst;
   private long rowsDone;
+  /** The next batch's tasks, submitted by {@link #decodeAhead}; null when none are. */
+  private List<DecodeTask> pending;
 
   /** Scans a row group, reading it coalesced when the options ask for that and it fits the budget. */
   public RowGroupScanner(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
@@ -126,15 +125,21 @@ public final class RowGroupScanner implements AutoCloseable {
     return rowGroup;
   }
 
-  /** The next batch, or null when the row group is done. */
+  /** The next batch, or null when the row group is done. Invalidates the previous batch. */
   public Batch next() throws IOException {
     long remaining = rowGroup.numRows() - rowsDone;
     if (remaining <= 0) {
       return null;
     }
     int rows = (int) Math.min(context.options().batchSize(), remaining);
-    List<ColumnBatch> columns = context.options().parallelDecode() && readers.size() > 1
-        ? readParallel(rows) : readSerial(rows);
+    List<ColumnBatch> columns;
+    if (pending != null) {
+      List<DecodeTask> tasks = pending;
+      pending = null;
+      columns = finish(tasks);
+    } else {
+      columns = parallel() ? finish(submit(rows)) : readSerial(rows);
+    }
     for (ColumnBatch c : columns) {
       ParquetCorruptionException.validate(c.rowCount() == rows, file,
           "row group %d column %s: has %d rows at row %d where the row group promises %d more (batch of %d)",
@@ -145,6 +150,22 @@ public final class RowGroupScanner implements AutoCloseable {
     return batch;
   }
 
+  /**
+   * Starts decoding the next batch on the decode pool, for {@link #next} to collect, when the
+   * options ask for decoding ahead and rows remain. The caller must be done with the last batch:
+   * its columns' buffers are decoded into again.
+   */
+  public void decodeAhead() {
+    long remaining = rowGroup.numRows() - rowsDone;
+    if (pending == null && remaining > 0 && context.options().decodeAhead() && parallel()) {
+      pending = submit((int) Math.min(context.options().batchSize(), remaining));
+    }
+  }
+
+  private boolean parallel() {
+    return context.options().parallelDecode() && readers.size() > 1;
+  }
+
   private List<ColumnBatch> readSerial(int rows) throws IOException {
     List<ColumnBatch> out = new ArrayList<>(readers.size());
     for (ColumnChunkReader r : readers) {
@@ -153,37 +174,32 @@ public final class RowGroupScanner implements AutoCloseable {
     return out;
   }
 
-  /**
-   * Decodes every column as its own task and waits for all of them, even after a failure. The
-   * tasks go to the decode pool largest column first, and the calling thread runs them too, from
-   * the smallest end (a FutureTask runs once, whoever gets to it), so it helps instead of idling.
-   */
-  private List<ColumnBatch> readParallel(int rows) throws IOException {
-    List<FutureTask<ColumnBatch>> tasks = new ArrayList<>(readers.size());
+  /** Every column's decode of a batch as its own task, queued on the decode pool largest column first. */
+  private List<DecodeTask> submit(int rows) {
+    List<DecodeTask> tasks = new ArrayList<>(readers.size());
     for (ColumnChunkReader r : readers) {
-      tasks.add(new FutureTask<>(() -> r.readBatch(rows)));
+      tasks.add(new DecodeTask(() -> r.readBatch(rows)));
     }
     for (int i : largestFirst) {
       context.decodePool().execute(tasks.get(i));
     }
+    return tasks;
+  }
+
+  /**
+   * Waits for every task of a batch, even after a failure. The calling thread runs the tasks no
+   * pool thread has started yet, from the smallest end, so it helps instead of idling.
+   */
+  private List<ColumnBatch> finish(List<DecodeTask> tasks) throws IOException {
     for (int j = largestFirst.length - 1; j >= 0; j--) {
       tasks.get(largestFirst[j]).run();
     }
-    List<ColumnBatch> out = new ArrayList<>(readers.size());
+    boolean interrupted = awaitAll(tasks);
+    List<ColumnBatch> out = new ArrayList<>(tasks.size());
     Throwable failure = null;
-    boolean interrupted = false;
-    for (Future<ColumnBatch> f : tasks) {
-      while (true) {
-        try {
-          out.add(f.get());
-          break;
-        } catch (ExecutionException e) {
-          failure = failure == null ? e.getCause() : failure;
-          break;
-        } catch (InterruptedException e) {
-          interrupted = true; // still wait: the task uses buffers close() will release
-        }
-      }
+    for (DecodeTask t : tasks) {
+      failure = failure == null ? t.failure() : failure;
+      out.add(t.result());
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
@@ -206,8 +222,32 @@ public final class RowGroupScanner implements AutoCloseable {
     return out;
   }
 
+  /** Waits for every task to finish or be skipped; true if the thread was interrupted meanwhile. */
+  private static boolean awaitAll(List<DecodeTask> tasks) {
+    boolean interrupted = false;
+    for (DecodeTask t : tasks) {
+      while (true) {
+        try {
+          t.await();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true; // still wait: the task uses buffers close() will release
+        }
+      }
+    }
+    return interrupted;
+  }
+
   @Override
   public void close() {
+    if (pending != null) {
+      // Tasks not yet started never start; running ones finish before their buffers are freed.
+      pending.forEach(DecodeTask::skip);
+      if (awaitAll(pending)) {
+        Thread.currentThread().interrupt();
+      }
+      pending = null;
+    }
     RuntimeException first = null;
     for (ColumnChunkReader r : readers) {
       try {

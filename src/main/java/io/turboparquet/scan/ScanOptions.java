@@ -34,6 +34,9 @@ import org.apache.hadoop.fs.FSDataInputStream;
  *     read as parts of at most this size, in parallel
  * @param prefetchRowGroups with coalesced async reads, start reading the next row groups (up to
  *     four ahead) while the current one decodes, as long as they fit the memory budget together
+ * @param decodeAhead with parallel decode, a consumer that calls {@link RowGroupScanner#decodeAhead}
+ *     once it is done with a batch gets the next one decoded on the decode pool while it works on
+ *     other things (one batch ahead per row group)
  */
 public record ScanOptions(
     int scanThreads,
@@ -50,7 +53,8 @@ public record ScanOptions(
     boolean coalescedReads,
     long coalesceGap,
     int coalesceMaxSize,
-    boolean prefetchRowGroups) {
+    boolean prefetchRowGroups,
+    boolean decodeAhead) {
 
   /** The smallest read buffer the memory budget shrinks a column's buffer to. */
   public static final int MIN_BUFFER_SIZE = 4 * 1024;
@@ -73,7 +77,8 @@ public record ScanOptions(
       long memoryBudget, boolean verifyChecksums) {
     this(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint, queueDepth,
         parallelDecode, batchSize, memoryBudget, verifyChecksums, Builder.DEFAULT_COALESCED_READS,
-        Builder.DEFAULT_COALESCE_GAP, Builder.DEFAULT_COALESCE_MAX_SIZE, Builder.DEFAULT_PREFETCH_ROW_GROUPS);
+        Builder.DEFAULT_COALESCE_GAP, Builder.DEFAULT_COALESCE_MAX_SIZE, Builder.DEFAULT_PREFETCH_ROW_GROUPS,
+        Builder.DEFAULT_DECODE_AHEAD);
   }
 
   private static void require(boolean condition, String message) {
@@ -96,7 +101,7 @@ public record ScanOptions(
         .bufferedReads(bufferedReads).bufferSize(bufferSize).readAheadHint(readAheadHint).queueDepth(queueDepth)
         .parallelDecode(parallelDecode).batchSize(batchSize).memoryBudget(memoryBudget)
         .verifyChecksums(verifyChecksums).coalescedReads(coalescedReads).coalesceGap(coalesceGap)
-        .coalesceMaxSize(coalesceMaxSize).prefetchRowGroups(prefetchRowGroups);
+        .coalesceMaxSize(coalesceMaxSize).prefetchRowGroups(prefetchRowGroups).decodeAhead(decodeAhead);
   }
 
   /**
@@ -135,6 +140,7 @@ public record ScanOptions(
     static final long DEFAULT_COALESCE_GAP = 0;
     static final int DEFAULT_COALESCE_MAX_SIZE = 1 << 20;
     static final boolean DEFAULT_PREFETCH_ROW_GROUPS = true;
+    static final boolean DEFAULT_DECODE_AHEAD = false;
 
     private int scanThreads = 2 * Runtime.getRuntime().availableProcessors();
     private int decodeThreads = 2 * Runtime.getRuntime().availableProcessors();
@@ -151,6 +157,7 @@ public record ScanOptions(
     private long coalesceGap = DEFAULT_COALESCE_GAP;
     private int coalesceMaxSize = DEFAULT_COALESCE_MAX_SIZE;
     private boolean prefetchRowGroups = DEFAULT_PREFETCH_ROW_GROUPS;
+    private boolean decodeAhead = DEFAULT_DECODE_AHEAD;
 
     public Builder scanThreads(int v) {
       scanThreads = v;
@@ -227,10 +234,15 @@ public record ScanOptions(
       return this;
     }
 
+    public Builder decodeAhead(boolean v) {
+      decodeAhead = v;
+      return this;
+    }
+
     public ScanOptions build() {
       return new ScanOptions(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint,
           queueDepth, parallelDecode, batchSize, memoryBudget, verifyChecksums, coalescedReads, coalesceGap,
-          coalesceMaxSize, prefetchRowGroups);
+          coalesceMaxSize, prefetchRowGroups, decodeAhead);
     }
   }
 }

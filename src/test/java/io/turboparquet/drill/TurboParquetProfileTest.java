@@ -121,6 +121,7 @@ public class TurboParquetProfileTest extends ClusterTest {
     assertEquals(2L, (long) defaults.get("OPTION_QUEUE_DEPTH"));
     assertEquals(1L, (long) defaults.get("OPTION_PARALLEL_DECODE"));
     assertEquals(32_767L, (long) defaults.get("OPTION_BATCH_ROWS"));
+    assertEquals(1L, (long) defaults.get("OPTION_DECODE_AHEAD"));
 
     Map<String, Long> sync = withSession(ExecConstants.PARQUET_PAGEREADER_ASYNC, false, sql, expected);
     assertEquals(0L, (long) sync.get("OPTION_ASYNC_PAGE_READS"));
@@ -180,6 +181,17 @@ public class TurboParquetProfileTest extends ClusterTest {
     Map<String, Long> m = scanMetrics("select " + COLUMNS + " from " + knobs);
     assertEquals(65536L, (long) m.get("OPTION_MEMORY_BUDGET"));
     assertEquals(0L, (long) m.get("OPTION_PARALLEL_DECODE"));
+    assertEquals("decoding ahead needs parallel decode", 0L, (long) m.get("OPTION_DECODE_AHEAD"));
+    // Decoding ahead off: the same rows, in batches small enough that decoding ahead would matter.
+    String noAhead = "select " + COLUMNS + " from table(dfs.`" + table + "`(type => 'turbo-parquet', "
+        + "decodeAhead => false))";
+    client.alterSession(ExecConstants.PARQUET_FLAT_BATCH_NUM_RECORDS, 1000L);
+    try {
+      assertEquals(expected, Result.of(client, noAhead));
+      assertEquals(0L, (long) scanMetrics(noAhead).get("OPTION_DECODE_AHEAD"));
+    } finally {
+      client.resetSession(ExecConstants.PARQUET_FLAT_BATCH_NUM_RECORDS);
+    }
     // The format config wins over the session option.
     client.alterSession(ExecConstants.PARQUET_COLUMNREADER_ASYNC, false);
     try {

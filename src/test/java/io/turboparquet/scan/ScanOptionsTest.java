@@ -16,7 +16,11 @@ class ScanOptionsTest {
     assertEquals(1 << 20, d.coalesceMaxSize());
     assertTrue(d.prefetchRowGroups());
     assertFalse(d.readAheadHint());
+    assertFalse(d.decodeAhead());
     assertEquals(d, d.toBuilder().build());
+    ScanOptions ahead = d.toBuilder().decodeAhead(true).build();
+    assertTrue(ahead.decodeAhead());
+    assertEquals(ahead, ahead.toBuilder().build());
   }
 
   @Test
