@@ -118,7 +118,8 @@ final class ComplexRowGroupReader implements AutoCloseable {
     return new ComplexRowGroupReader(options, path, metadata, rowGroupIndex, rowsToRead, footer, columns, star);
   }
 
-  private static boolean hasNested(Schema schema) {
+  /** Whether any leaf of the schema is below the top level or repeated. */
+  static boolean hasNested(Schema schema) {
     return schema.columns().stream().anyMatch(c -> c.path().size() > 1 || !c.isFlat());
   }
 

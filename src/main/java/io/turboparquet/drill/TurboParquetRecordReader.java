@@ -56,6 +56,13 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
   private final List<NullableIntVector> missing = new ArrayList<>();
   private final ScanMetrics metrics = new ScanMetrics();
   private RowGroupScanner scanner;
+  /** The reader ScanBatch runs after this one, which this one prepares while its last batch is used. */
+  private TurboParquetRecordReader successor;
+  /** This reader's scanner, opened and decoding ahead before setup by the reader before it; or null. */
+  private RowGroupScanner prepared;
+  /** next() has returned 0: ScanBatch goes on to the next reader (not so on LIMIT or cancel). */
+  private boolean exhausted;
+  private OperatorContext operatorContext;
   private OperatorStats stats;
   private ScanOptions scanOptions;
   /** Set when the query touches a nested column: that reader then reads every projected column. */
@@ -83,6 +90,9 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
   @Override
   public void setup(OperatorContext context, OutputMutator output) throws ExecutionSetupException {
     long start = System.nanoTime();
+    RowGroupScanner early = prepared;
+    prepared = null;
+    operatorContext = context;
     stats = context.getStats();
     boolean microsTimestamp = options.getBoolean(ExecConstants.PARQUET_READER_TIMESTAMP_MICROS_AS_INT64);
     boolean microsTime = options.getBoolean(ExecConstants.PARQUET_READER_TIME_MICROS_AS_INT64);
@@ -99,22 +109,11 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
         });
         return;
       }
-      List<ColumnDescriptor> chosen = new ArrayList<>();
-      if (isStarQuery()) {
-        chosen.addAll(metadata.schema().columns());
-      } else if (!isSkipQuery()) {
-        for (SchemaPath column : getColumns()) {
-          ColumnDescriptor c = resolve(column);
-          if (c == null) {
-            String name = column.getRootSegmentPath();
-            missing.add(output.addField(MaterializedField.create(name, Types.optional(MinorType.INT)),
-                NullableIntVector.class));
-          } else if (!chosen.contains(c)) {
-            chosen.add(c);
-          }
-        }
+      for (SchemaPath column : missingColumns()) {
+        missing.add(output.addField(MaterializedField.create(column.getRootSegmentPath(),
+            Types.optional(MinorType.INT)), NullableIntVector.class));
       }
-      for (ColumnDescriptor c : chosen) {
+      for (ColumnDescriptor c : flatColumns()) {
         DrillColumn column = DrillColumn.of(c, microsTimestamp, microsTime, int96);
         columns.add(column);
         MaterializedField field = MaterializedField.create(c.path().get(0), column.type());
@@ -126,14 +125,88 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
       scanOptions = DrillScanOptions.of(options, config, rowGroup, projected);
       batchSize = scanOptions.batchSize();
       if (!columns.isEmpty() && rowsToRead > 0) {
-        scanner = new RowGroupScanner(scanContext(context, scanOptions), metadata, path, rowGroupIndex, projected);
+        scanner = early != null ? early
+            : new RowGroupScanner(scanContext(context, scanOptions), metadata, path, rowGroupIndex, projected);
       }
     } catch (SchemaChangeException e) {
       throw new ExecutionSetupException(e);
     } catch (IOException | RuntimeException e) {
       throw error(e);
     } finally {
+      if (early != null && scanner != early) {
+        early.close();
+      }
       processNanos += System.nanoTime() - start;
+    }
+  }
+
+  /** The flat leaves this reader reads, in projection order (none for count(*)). */
+  private List<ColumnDescriptor> flatColumns() {
+    List<ColumnDescriptor> chosen = new ArrayList<>();
+    if (isStarQuery()) {
+      chosen.addAll(metadata.schema().columns());
+    } else if (!isSkipQuery()) {
+      for (SchemaPath column : getColumns()) {
+        ColumnDescriptor c = resolve(column);
+        if (c != null && !chosen.contains(c)) {
+          chosen.add(c);
+        }
+      }
+    }
+    return chosen;
+  }
+
+  /** Projected columns the file lacks: Drill's reader gives them as nullable INT nulls. */
+  private List<SchemaPath> missingColumns() {
+    List<SchemaPath> out = new ArrayList<>();
+    if (!isStarQuery() && !isSkipQuery()) {
+      for (SchemaPath column : getColumns()) {
+        if (resolve(column) == null) {
+          out.add(column);
+        }
+      }
+    }
+    return out;
+  }
+
+  /** ScanBatch runs {@code next} right after this reader (the batch creator knows the order). */
+  void setSuccessor(TurboParquetRecordReader next) {
+    this.successor = next;
+  }
+
+  /**
+   * Opens this reader's scanner before its setup, so that its row group's reads and first batch's
+   * decode overlap the use of the previous reader's last batch. Only for flat columns read
+   * coalesced, asynchronously and decoding ahead, and only while both row groups' reads fit the
+   * memory budget ({@code alsoHeld}: what the previous reader still holds). Anything that goes
+   * wrong here is left for setup to meet again and report.
+   */
+  private void prepare(OperatorContext context, long alsoHeld) {
+    if (prepared != null || rowGroupIndex < 0 || rowsToRead <= 0
+        || options.getBoolean(ExecConstants.PARQUET_NEW_RECORD_READER) || ComplexRowGroupReader.hasNested(metadata.schema())) {
+      return;
+    }
+    try {
+      List<ColumnDescriptor> projected = flatColumns();
+      ScanOptions o = DrillScanOptions.of(options, config, metadata.rowGroups().get(rowGroupIndex), projected);
+      if (projected.isEmpty() || !o.decodeAhead() || !o.parallelDecode()) {
+        return;
+      }
+      prepared = RowGroupScanner.prefetched(scanContext(context, o), metadata, path, rowGroupIndex, projected, alsoHeld);
+      if (prepared != null) {
+        prepared.decodeAhead();
+      }
+    } catch (IOException | RuntimeException e) {
+      logger.debug("turbo-parquet could not prepare row group {} of {} early; its setup reads it", rowGroupIndex,
+          path, e);
+      closePrepared();
+    }
+  }
+
+  private void closePrepared() {
+    if (prepared != null) {
+      prepared.close();
+      prepared = null;
     }
   }
 
@@ -193,6 +266,7 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
   private int readBatch() {
     long remaining = rowsToRead - rowsDone;
     if (remaining <= 0) {
+      exhausted = true;
       return empty();
     }
     int rows;
@@ -207,6 +281,7 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
       } else {
         Batch batch = scanner.next();
         if (batch == null) {
+          exhausted = true;
           return empty();
         }
         rows = (int) Math.min(batch.rows(), remaining);
@@ -220,8 +295,13 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
             fixedWidthNanos += System.nanoTime() - t;
           }
         }
-        // The batch is in the vectors: decode the next one while Drill's operators use these.
-        scanner.decodeAhead();
+        // The batch is in the vectors: decode the next one while Drill's operators use these, or
+        // after the last one, open the next reader's row group.
+        if (rowsDone + rows < rowsToRead) {
+          scanner.decodeAhead();
+        } else if (successor != null && scanOptions.decodeAhead()) {
+          successor.prepare(operatorContext, scanner.fetchedBytes());
+        }
       }
     } catch (IOException | RuntimeException e) {
       throw error(e);
@@ -258,6 +338,9 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
 
   @Override
   public void close() {
+    if (successor != null && !exhausted) {
+      successor.closePrepared(); // closed early (LIMIT, cancel, failure): ScanBatch never sets it up
+    }
     if (complex != null) {
       complex.close();
       complex = null;

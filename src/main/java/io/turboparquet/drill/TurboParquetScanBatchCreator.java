@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Builds the scan operator of a fragment: a {@link ScanBatch} with one {@link TurboParquetRecordReader}
  * per row group, footers read once per file with our footer decoder, implicit and partition
- * columns from Drill's {@link ColumnExplorer}. Row groups are pruned at planning time by Drill;
+ * columns from Drill's {@link ColumnExplorer}. Each reader knows the one after it, so that it can open
+ * that reader's row group while its own last batch is in use. Row groups are pruned at planning time by Drill;
  * run-time pruning is not done here yet.
  */
 public final class TurboParquetScanBatchCreator implements BatchCreator<TurboParquetRowGroupScan> {
@@ -51,13 +52,17 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
       throw new ExecutionSetupException("turbo-parquet could not open the file system: " + e.getMessage(), e);
     }
     Map<Path, FileMetadata> footers = new HashMap<>();
-    List<RecordReader> readers = new ArrayList<>();
+    List<TurboParquetRecordReader> readers = new ArrayList<>();
     List<Map<String, String>> implicitColumns = new ArrayList<>();
     Map<String, String> widest = new LinkedHashMap<>();
     for (RowGroupReadEntry entry : rowGroupScan.getRowGroupReadEntries()) {
       FileMetadata metadata = footers.computeIfAbsent(entry.getPath(), p -> readFooter(fs, p));
-      readers.add(new TurboParquetRecordReader(context.getOptions(), scan.getFormatConfig(), entry.getPath(), metadata,
-          entry.getRowGroupIndex(), entry.getNumRecordsToRead(), rowGroupScan.getColumns(), fs));
+      TurboParquetRecordReader reader = new TurboParquetRecordReader(context.getOptions(), scan.getFormatConfig(),
+          entry.getPath(), metadata, entry.getRowGroupIndex(), entry.getNumRecordsToRead(), rowGroupScan.getColumns(), fs);
+      if (!readers.isEmpty()) {
+        readers.get(readers.size() - 1).setSuccessor(reader); // ScanBatch runs the readers in list order
+      }
+      readers.add(reader);
       Map<String, String> implicit = explorer.populateColumns(entry.getPath(),
           rowGroupScan.getPartitionValues(entry), rowGroupScan.supportsFileImplicitColumns(), fs,
           entry.getRowGroupIndex(), entry.getStart(), entry.getLength());
@@ -72,7 +77,7 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
         implicit.putIfAbsent(key, null);
       }
     }
-    return new ScanBatch(context, operator, readers, implicitColumns);
+    return new ScanBatch(context, operator, new ArrayList<RecordReader>(readers), implicitColumns);
   }
 
   private static FileMetadata readFooter(DrillFileSystem fs, Path path) {

@@ -116,8 +116,22 @@ public final class RowGroupScanner implements AutoCloseable {
     return startFetch(context, meta, path, rowGroupIndex, projection, 0);
   }
 
+  /**
+   * A scanner whose coalesced reads start now, while another scanner still holds {@code alsoHeld}
+   * bytes (e.g. a row group's reader preparing the next one); null when the options do not read
+   * coalesced and asynchronously, or the two would not fit the memory budget together.
+   */
+  public static RowGroupScanner prefetched(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
+      List<ColumnDescriptor> projection, long alsoHeld) throws IOException {
+    if (!context.options().asyncPageReads()) {
+      return null; // the fetch would read on this thread: nothing to gain by starting it early
+    }
+    RowGroupFetch fetch = startFetch(context, meta, path, rowGroupIndex, projection, alsoHeld);
+    return fetch == null ? null : new RowGroupScanner(context, meta, path, rowGroupIndex, projection, fetch);
+  }
+
   /** Bytes this scanner's coalesced reads hold in memory (0 when it reads chunk by chunk). */
-  long fetchedBytes() {
+  public long fetchedBytes() {
     return fetch == null ? 0 : fetch.bytes();
   }
 
