@@ -49,8 +49,11 @@ import org.openjdk.jmh.annotations.Warmup;
 public class DecodeBenchmark {
   static final int VALUES = 100_000;
 
-  /** Which page: dictionary strings like l_shipmode, dictionary longs, PLAIN comment strings, PLAIN longs. */
-  @Param({"DICT_STRINGS", "DICT_LONGS", "PLAIN_STRINGS", "PLAIN_LONGS"})
+  /**
+   * Which page: dictionary strings like l_shipmode (up to 7 bytes) and like l_shipinstruct (4-17
+   * bytes), dictionary longs, PLAIN comment strings, PLAIN longs.
+   */
+  @Param({"DICT_STRINGS", "DICT_LONGER_STRINGS", "DICT_LONGS", "PLAIN_STRINGS", "PLAIN_LONGS"})
   public String shape;
 
   private TrackingBufferSource buffers;
@@ -64,8 +67,9 @@ public class DecodeBenchmark {
     buffers = new TrackingBufferSource();
     Random random = new Random(42);
     switch (shape) {
-      case "DICT_STRINGS" -> {
-        String[] words = {"AIR", "FOB", "MAIL", "RAIL", "REG AIR", "SHIP", "TRUCK"};
+      case "DICT_STRINGS", "DICT_LONGER_STRINGS" -> {
+        String[] words = shape.equals("DICT_STRINGS") ? new String[] {"AIR", "FOB", "MAIL", "RAIL", "REG AIR", "SHIP", "TRUCK"}
+            : new String[] {"DELIVER IN PERSON", "COLLECT COD", "NONE", "TAKE BACK RETURN"};
         dictionary = dictionaryOf(words);
         page = indices(random, words.length);
         decoder = Decoders.create(Encoding.RLE_DICTIONARY, PhysicalType.BYTE_ARRAY, 0, dictionary);

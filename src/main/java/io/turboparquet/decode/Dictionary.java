@@ -23,6 +23,14 @@ public final class Dictionary implements AutoCloseable {
   /** 4- and 8-byte entries on the heap, made on first use, for the same reason. */
   private int[] heapInts;
   private long[] heapLongs;
+  /** Short BYTE_ARRAY entries as zero-padded slots of {@link #slotLongs()} longs, made on first use. */
+  private long[] heapSlots;
+  private int[] heapLengths;
+
+  /** Longest entry, in longs, that a short-string gather copies as whole longs. */
+  static final int MAX_SLOT_LONGS = 4;
+  /** Largest slot array (in longs) made for a dictionary: 2 MiB of heap. */
+  private static final int MAX_SLOT_ARRAY = 1 << 18;
 
   private Dictionary(PhysicalType type, int width, int size, ByteBuf values, ByteBuf offsets, int[] heapOffsets) {
     this.type = type;
@@ -164,6 +172,42 @@ public final class Dictionary implements AutoCloseable {
       heapLongs = a;
     }
     return heapLongs;
+  }
+
+  /** Longs per slot of {@link #heapSlots()}: the longest entry rounded up to whole longs, at least 1. */
+  int slotLongs() {
+    return Math.max(1, (maxLength + 7) >>> 3);
+  }
+
+  /**
+   * BYTE_ARRAY entries of at most {@link #MAX_SLOT_LONGS} longs as fixed slots on the heap: entry
+   * {@code i}'s bytes little-endian in {@code [i * slotLongs(), (i + 1) * slotLongs())}, zero
+   * padded, so that a gather copies each value as the same few longs, without a branch on its
+   * length. Null for fixed width, longer entries, or a dictionary too large for such a copy.
+   */
+  long[] heapSlots() {
+    if (heapSlots == null && heapOffsets != null && slotLongs() <= MAX_SLOT_LONGS
+        && (long) size * slotLongs() <= MAX_SLOT_ARRAY) {
+      int s = slotLongs();
+      long[] slots = new long[size * s];
+      int[] lengths = new int[size];
+      for (int i = 0; i < size; i++) {
+        int start = heapOffsets[i];
+        int length = heapOffsets[i + 1] - start;
+        lengths[i] = length;
+        for (int b = 0; b < length; b++) {
+          slots[i * s + (b >>> 3)] |= (values.getByte(start + b) & 0xFFL) << (8 * (b & 7));
+        }
+      }
+      heapLengths = lengths;
+      heapSlots = slots;
+    }
+    return heapSlots;
+  }
+
+  /** Entry lengths, once {@link #heapSlots()} has returned slots. */
+  int[] heapLengths() {
+    return heapLengths;
   }
 
   /** BYTE_ARRAY: {@link #offsets()} as a heap array (do not modify); null for fixed width. */

@@ -163,7 +163,77 @@ final class DictionaryDecoder implements ValuesDecoder {
     sink.commitVariable(k, written);
   }
 
+  /**
+   * Short entries: each value is its slot's {@code S} longs (the entry zero-padded), written whole,
+   * with no branch on its length; the next value overwrites the padding. One loop per slot size.
+   * An index out of range fails on {@code lengths} before any slot is read.
+   */
+  private static void gatherSlots(ValueSink sink, int[] idx, int k, long[] slots, int[] lengths, int s) {
+    long data = sink.dataAddress();
+    long ends = sink.endOffsetsAddress();
+    int end = sink.dataLength();
+    int written = 0;
+    switch (s) {
+      case 1 -> {
+        for (int i = 0; i < k; i++) {
+          int e = idx[i];
+          int length = lengths[e];
+          Memory.putLong(data + written, slots[e]);
+          written += length;
+          Memory.putInt(ends + ((long) i << 2), end + written);
+        }
+      }
+      case 2 -> {
+        for (int i = 0; i < k; i++) {
+          int e = idx[i];
+          int length = lengths[e];
+          long to = data + written;
+          Memory.putLong(to, slots[2 * e]);
+          Memory.putLong(to + 8, slots[2 * e + 1]);
+          written += length;
+          Memory.putInt(ends + ((long) i << 2), end + written);
+        }
+      }
+      case 3 -> {
+        for (int i = 0; i < k; i++) {
+          int e = idx[i];
+          int length = lengths[e];
+          long to = data + written;
+          Memory.putLong(to, slots[3 * e]);
+          Memory.putLong(to + 8, slots[3 * e + 1]);
+          Memory.putLong(to + 16, slots[3 * e + 2]);
+          written += length;
+          Memory.putInt(ends + ((long) i << 2), end + written);
+        }
+      }
+      default -> { // 4 (Dictionary.MAX_SLOT_LONGS)
+        for (int i = 0; i < k; i++) {
+          int e = idx[i];
+          int length = lengths[e];
+          long to = data + written;
+          int at = e * s;
+          for (int j = 0; j < s; j++) {
+            Memory.putLong(to + 8L * j, slots[at + j]);
+          }
+          written += length;
+          Memory.putInt(ends + ((long) i << 2), end + written);
+        }
+      }
+    }
+    sink.commitVariable(k, written);
+  }
+
   private void gatherBinary(ValueSink sink, int k) {
+    long[] slots = dictionary.heapSlots();
+    if (slots != null && Memory.ENABLED) {
+      int s = dictionary.slotLongs();
+      // Room for k of the longest entries, plus the padding the last slot writes past its value.
+      sink.reserveVariable(k, k * dictionary.maxLength() + 8 * s);
+      if (sink.hasAddress()) {
+        gatherSlots(sink, scratch, k, slots, dictionary.heapLengths(), s);
+        return;
+      }
+    }
     int[] offsets = dictionary.heapOffsets();
     ByteBuf dict = dictionary.values();
     int[] idx = scratch;

@@ -156,6 +156,27 @@ class MalformedInputTest {
   }
 
   @Test
+  void stringDictionaryIndexOutOfRange() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (String s : new String[] {"a", "bb", "ccc"}) {
+      out.writeBytes(le(s.length()));
+      out.writeBytes(s.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    ByteBuf page = DecodeTestSupport.page(out.toByteArray());
+    Dictionary dict;
+    try {
+      dict = Dictionary.read(page, OFFSET, out.size(), 3, PhysicalType.BYTE_ARRAY, 0, source);
+    } finally {
+      page.release();
+    }
+    try (dict) {
+      byte[] section = TestEncoders.indexSection(3, new int[] {0, 1, 2, 6, 0, 0, 0, 0});
+      assertDecodeException("index 6 is out of range for a dictionary of 3", () -> decode(Encoding.RLE_DICTIONARY,
+          PhysicalType.BYTE_ARRAY, 0, dict, section, 8, (d, s) -> d.read(s, 8)));
+    }
+  }
+
+  @Test
   void dictionaryIndexBitWidthAbove32() {
     try (Dictionary dict = intDictionary(3)) {
       assertDecodeException("bit width 40", () -> decode(Encoding.PLAIN_DICTIONARY, PhysicalType.INT32, 0, dict,

@@ -64,7 +64,36 @@ class ValuesDecodersTest {
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("cases")
   void decodesWhatParquetJavaWrites(Combo combo, String shape) {
-    List<byte[]> values = TestValues.of(combo.type(), combo.typeLength(), shape);
+    decodeAndCheckAll(combo, TestValues.of(combo.type(), combo.typeLength(), shape));
+  }
+
+  static Stream<Integer> shortLengths() {
+    return Stream.iterate(0, n -> n <= 40, n -> n + 1);
+  }
+
+  /**
+   * Dictionary strings of at most {@code max} bytes, around the slot sizes (8, 16, 24, 32 bytes)
+   * of the gather for short dictionary entries and past them.
+   */
+  @ParameterizedTest(name = "longest {0}")
+  @MethodSource("shortLengths")
+  void dictionaryStringsUpToEveryShortLength(int max) {
+    java.util.Random r = new java.util.Random(max);
+    List<byte[]> entries = new java.util.ArrayList<>();
+    entries.add(TestValues.filled(max, 'x'));
+    for (int i = 0; i < 20; i++) {
+      byte[] e = new byte[r.nextInt(max + 1)];
+      r.nextBytes(e);
+      entries.add(e);
+    }
+    List<byte[]> values = new java.util.ArrayList<>();
+    for (int i = 0; i < 3000; i++) {
+      values.add(entries.get(r.nextInt(entries.size())));
+    }
+    decodeAndCheckAll(new Combo(RLE_DICTIONARY, BYTE_ARRAY, 0), values);
+  }
+
+  private static void decodeAndCheckAll(Combo combo, List<byte[]> values) {
     TestEncoders.Encoded encoded = TestEncoders.encode(combo.encoding(), combo.type(), combo.typeLength(), values);
     int width = combo.type() == BOOLEAN ? 1 : TestValues.width(combo.type(), combo.typeLength());
     TrackingBufferSource source = new TrackingBufferSource();
