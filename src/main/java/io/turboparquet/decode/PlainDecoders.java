@@ -184,7 +184,7 @@ final class PlainDecoders {
       long base = Memory.address(page);
       if (base != 0) {
         // The rest of the section bounds the bytes of any n values, so one pass checks and copies.
-        sink.reserveVariable(n, end - pos);
+        sink.reserveVariable(n, end - pos + Memory.SHORT_COPY);
         if (sink.hasAddress()) {
           pos = readUnchecked(sink, page, base, pos, end, n);
           left -= n;
@@ -224,7 +224,12 @@ final class PlainDecoders {
         if (len < 0 || len > sectionEnd - p - 4) {
           binaryLength(page, p, sectionEnd, "data page"); // throws the precise error
         }
-        Memory.copyValue(base + p + 4, data + written, len, limit);
+        long from = base + p + 4;
+        if (len <= Memory.SHORT_COPY && from + Memory.SHORT_COPY <= limit) {
+          Memory.copyShort(from, data + written);
+        } else {
+          Memory.copyValue(from, data + written, len, limit);
+        }
         written += len;
         Memory.putInt(ends + ((long) i << 2), start + written);
         p += 4 + len;
