@@ -34,6 +34,18 @@ final class BitUnpacker {
   }
 
   /**
+   * As {@link #unpackGroups(byte[], int, int, int[], int)}, from direct memory at {@code address},
+   * unchecked: the caller has made sure that 8 bytes past the groups are readable.
+   */
+  static void unpackGroups(long address, int groups, int width, int[] dst, int off) {
+    long mask = (1L << width) - 1;
+    int n = groups << 3;
+    for (int i = 0, bit = 0; i < n; i++, bit += width) {
+      dst[off + i] = (int) ((Memory.getLong(address + (bit >>> 3)) >>> (bit & 7)) & mask);
+    }
+  }
+
+  /**
    * Unpacks {@code groups} groups of 8 values of {@code width} (1..64) bits from a heap copy into
    * {@code dst}: {@code src} must stay readable 9 bytes past the groups. A value whose bits spill
    * out of its long load (shift + width > 64) takes its last bits from the ninth byte.

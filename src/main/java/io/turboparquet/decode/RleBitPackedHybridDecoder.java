@@ -72,12 +72,18 @@ public final class RleBitPackedHybridDecoder {
         System.arraycopy(group, groupIdx, dst, off, k);
         groupIdx += k;
       } else if (n >= 8 && runLeft >= 8) {
-        // Whole groups: their bytes are all inside the section (runLeft counts only complete values),
-        // so copy them to the heap in bulk and unpack there, free of per-load buffer checks.
+        // Whole groups: their bytes are all inside the section (runLeft counts only complete values).
+        // Unpack them in place where the buffer has the 8 bytes the unpacker may read past them,
+        // else from a heap copy; either way free of per-load buffer checks.
         int groups = Math.min(Math.min(n, runLeft) >>> 3, BULK_GROUPS);
         int bytes = groups * bitWidth;
-        buf.getBytes(packedPos, packed, 0, bytes);
-        BitUnpacker.unpackGroups(packed, groups, bitWidth, dst, off);
+        long base = Memory.address(buf);
+        if (base != 0 && (long) packedPos + bytes + 8 <= buf.capacity()) {
+          BitUnpacker.unpackGroups(base + packedPos, groups, bitWidth, dst, off);
+        } else {
+          buf.getBytes(packedPos, packed, 0, bytes);
+          BitUnpacker.unpackGroups(packed, groups, bitWidth, dst, off);
+        }
         packedPos += bytes;
         k = groups << 3;
       } else {
