@@ -127,7 +127,7 @@ final class RowGroupDecoder {
       if (projected == null || projected[i]) {
         out[i] = chunk(index, leaves.get(i), statistics == null || statistics[i]);
       } else {
-        r.skip(STRUCT);
+        r.skipColumnChunk();
       }
     }
     return Arrays.asList(out);
