@@ -113,6 +113,15 @@ public final class ArrayCompactReader extends CompactReader {
     }
   }
 
+  /** Consumes the next byte if it is {@code value} (a field header or STOP the caller expects). */
+  boolean take(int value) {
+    if (pos < limit && buf[pos] == (byte) value) {
+      pos++;
+      return true;
+    }
+    return false;
+  }
+
   /** Offset of the next byte relative to the start, for {@link #seek}. */
   public int position() {
     return pos - start;

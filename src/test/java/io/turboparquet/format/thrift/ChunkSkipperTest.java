@@ -232,7 +232,7 @@ class ChunkSkipperTest {
   }
 
   /** {@code b} with ten continuation bytes put before the varint at {@code at}. */
-  private static byte[] longVarintAt(byte[] b, int at) {
+  static byte[] longVarintAt(byte[] b, int at) {
     byte[] out = new byte[b.length + 10];
     System.arraycopy(b, 0, out, 0, at);
     Arrays.fill(out, at, at + 10, (byte) 0x80);
@@ -257,7 +257,7 @@ class ChunkSkipperTest {
     assertTrue(e.getMessage().contains("a skipped binary is 127 bytes long"), e.getMessage());
   }
 
-  private static int indexOf(byte[] b, int... pattern) {
+  static int indexOf(byte[] b, int... pattern) {
     for (int i = 0; i + pattern.length <= b.length; i++) {
       int k = 0;
       while (k < pattern.length && b[i + k] == (byte) pattern[k]) {
