@@ -82,7 +82,7 @@ final class ChunkSkipper {
     }
     // codec (4), num_values (5), total_uncompressed_size (6), total_compressed_size (7), data_page_offset (9)
     int r = fields(b, q, limit, 5, I32_NEXT | I64_NEXT << 8 | I64_NEXT << 16 | I64_NEXT << 24 | (long) I64_SKIP1 << 32,
-        0b11111);
+        0b11111, true);
     if (r < 0) {
       return CompactSkipper.fields(b, q, limit, maxLength, 1, 3);
     }
@@ -171,20 +171,30 @@ final class ChunkSkipper {
    * of {@code withValue} is set. FAIL when the bytes are not exactly that.
    */
   private static int fields(byte[] b, int p, int limit, int n, long headers, int withValue) {
-    if (limit - p < WINDOW) {
+    return fields(b, p, limit, n, headers, withValue, false);
+  }
+
+  /**
+   * {@code wide}: 8 bytes more, for codec ... data_page_offset, whose sizes and offsets take more
+   * than 16 bytes in files of a few hundred MB (splitting the run instead cost the small files
+   * as much as the window; a narrow window made the big ones slower than the generic walk).
+   */
+  private static int fields(byte[] b, int p, int limit, int n, long headers, int withValue, boolean wide) {
+    int window = wide ? WINDOW + 8 : WINDOW;
+    if (limit - p < window) {
       return FAIL;
     }
-    long ends = ends(b, p);
+    long ends = wide ? ends(b, p) | gather(b, p + 16) << 16 : ends(b, p);
     int at = 0;
     for (int i = 0; i < n; i++) {
-      if (at >= WINDOW || b[p + at] != (byte) (headers >>> (i << 3))) {
+      if (at >= window || b[p + at] != (byte) (headers >>> (i << 3))) {
         return FAIL;
       }
       ends &= ends - 1; // the header's own bit: it is the lowest, as the byte matched
       at++;
       if ((withValue >>> i & 1) != 0) {
         int end = Long.numberOfTrailingZeros(ends);
-        if (end - at >= 10) { // no end in the window (64), or longer than a varint may be
+        if (end - at >= 10) { // no end in the window (ctz 64), or longer than a varint may be
           return FAIL;
         }
         ends &= ends - 1;

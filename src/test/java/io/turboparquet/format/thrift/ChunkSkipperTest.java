@@ -144,13 +144,22 @@ class ChunkSkipperTest {
 
   /** A ColumnChunk as parquet-java writes it, {@code meta} inside ColumnMetaData after data_page_offset. */
   static CompactWriter chunk(Consumer<CompactWriter> meta, Consumer<CompactWriter> after, int... encodings) {
+    return chunk(40_100_000, meta, after, encodings);
+  }
+
+  /**
+   * With {@code compressed} as total_compressed_size: codec ... data_page_offset take 23 bytes
+   * with the default, more than the layout's widest window (24) with {@code 1L << 40}.
+   */
+  static CompactWriter chunk(long compressed, Consumer<CompactWriter> meta, Consumer<CompactWriter> after,
+      int... encodings) {
     CompactWriter w = new CompactWriter().beginStruct().i64(2, 4).struct(3);
     w.i32(1, 1).list(2, I32, encodings.length);
     for (int e : encodings) {
       w.rawZigzag(e);
     }
     w.list(3, BINARY, 2).rawString("a").rawString("bc");
-    w.i32(4, 0).i64(5, 1_000_000).i64(6, 40_000_000).i64(7, 1L << 40).i64(9, 123_456_789_012L);
+    w.i32(4, 0).i64(5, 1_000_000).i64(6, 40_000_000).i64(7, compressed).i64(9, 123_456_789_012L);
     meta.accept(w);
     w.stop();
     after.accept(w);
@@ -183,6 +192,7 @@ class ChunkSkipperTest {
     Consumer<CompactWriter> pageIndex = w -> w.i64(4, 1L << 33).i32(5, 300).i64(6, 1L << 34).i32(7, 400);
     List<CompactWriter> chunks = List.of(
         chunk(none, none, 0),
+        chunk(1L << 40, statistics(), pageIndex, 0),
         chunk(none, pageIndex, 0, 3, 8),
         chunk(statistics(), pageIndex, 0),
         chunk(statistics().andThen(encodingStats(2)), pageIndex, 0, 8),
