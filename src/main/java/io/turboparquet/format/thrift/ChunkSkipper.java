@@ -13,11 +13,12 @@ import java.nio.ByteOrder;
  * offsets. Anything else is walked by {@link CompactSkipper} from where the layout stopped
  * matching, so the result is always where {@link CompactSkipper#skip} ends, or {@link #FAIL}.
  *
- * <p>Why it is faster: the generic walk is one long dependency chain (load at p, find the field's
- * end, advance p), about 10 cycles per field. Here the bytes of a 16-byte window are turned into a
- * bit mask of the bytes that end a varint (high bit clear); field headers and STOPs of the
- * expected layout have their high bit clear too, so a run of header + varint fields is walked by
- * clearing mask bits, and each expected header byte is compared off that chain.
+ * <p>Why it is faster: the generic walk decodes each field header, dispatches on its wire type and
+ * checks its id. Here the bytes of a 16-byte window (24 for one run) are turned into a bit mask
+ * of the bytes that end a varint (high bit clear); field headers and STOPs of the expected layout
+ * have their high bit clear too, so a run of header + varint fields is walked by clearing mask
+ * bits, each expected header byte compared once: fewer instructions per field (the skip is
+ * bound by instructions, not by the chain of positions).
  */
 final class ChunkSkipper {
   static final int FAIL = CompactSkipper.FAIL;
