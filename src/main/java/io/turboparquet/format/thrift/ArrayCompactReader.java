@@ -103,6 +103,25 @@ public final class ArrayCompactReader extends CompactReader {
     }
   }
 
+  /** Skips a ColumnChunk struct: {@link ChunkSkipper} first, the checked walk for what it declines. */
+  void skipColumnChunk() throws ParquetCorruptionException {
+    int end = ChunkSkipper.skip(buf, pos, limit, maxStringLength());
+    if (end >= 0) {
+      pos = end;
+    } else {
+      super.skip(STRUCT);
+    }
+  }
+
+  /** Consumes the next byte if it is {@code value} (a field header or STOP the caller expects). */
+  boolean take(int value) {
+    if (pos < limit && buf[pos] == (byte) value) {
+      pos++;
+      return true;
+    }
+    return false;
+  }
+
   /** Offset of the next byte relative to the start, for {@link #seek}. */
   public int position() {
     return pos - start;

@@ -60,10 +60,17 @@ final class CompactSkipper {
 
   /** Fields up to and including the STOP byte, checking field ids as {@link CompactReader#readField} does. */
   private static int struct(byte[] b, int p, int limit, int maxLength, int depth) {
+    return fields(b, p, limit, maxLength, depth, 0);
+  }
+
+  /**
+   * The rest of a struct at nesting {@code depth} (0: the value {@link #skip} was called for),
+   * whose fields before {@code b[p]} ended with id {@code lastId}: up to and including its STOP.
+   */
+  static int fields(byte[] b, int p, int limit, int maxLength, int depth, int lastId) {
     if (depth >= MAX_DEPTH - 1) {
       return FAIL;
     }
-    int lastId = 0;
     while (p < limit) {
       if (limit - p >= 8) {
         // the common field, header and value in one 8-byte read

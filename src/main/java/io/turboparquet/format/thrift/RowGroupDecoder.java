@@ -127,7 +127,7 @@ final class RowGroupDecoder {
       if (projected == null || projected[i]) {
         out[i] = chunk(index, leaves.get(i), statistics == null || statistics[i]);
       } else {
-        r.skip(STRUCT);
+        r.skipColumnChunk();
       }
     }
     return Arrays.asList(out);
@@ -137,6 +137,12 @@ final class RowGroupDecoder {
       throws ParquetCorruptionException {
     rowGroup = index;
     column = leaf;
+    int start = r.position();
+    ColumnChunkMeta chunk = byLayout(leaf, withStatistics);
+    if (chunk != null) {
+      return chunk;
+    }
+    r.seek(start);
     boolean hasMeta = false;
     boolean hasFileOffset = false;
     long offsetIndexOffset = -1;
@@ -172,11 +178,116 @@ final class RowGroupDecoder {
     if (!hasMeta) {
       throw r.corrupt(where() + "ColumnChunk.meta_data is missing (encrypted or external columns are not supported)");
     }
+    return build(leaf, offsetIndexOffset, offsetIndexLength, columnIndexOffset, columnIndexLength);
+  }
+
+  private ColumnChunkMeta build(ColumnDescriptor leaf, long offsetIndexOffset, int offsetIndexLength,
+      long columnIndexOffset, int columnIndexLength) {
     PageIndexLocation pageIndex = offsetIndexOffset >= 0 || columnIndexOffset >= 0
         ? new PageIndexLocation(offsetIndexOffset, offsetIndexLength, columnIndexOffset, columnIndexLength) : null;
     CompressionCodec codec = codecId >= 0 && codecId < CODECS.length ? CODECS[codecId] : null;
     return new ColumnChunkMeta(leaf, codec, encodings, numValues, totalCompressed, totalUncompressed,
         dataPageOffset, dictionaryPageOffset, codecId, chunkStatistics, pageIndex);
+  }
+
+  /**
+   * A ColumnChunk in the layout common writers use (the one {@link ChunkSkipper} expects), read
+   * field after field without the generic loop; null as soon as the bytes differ from that layout
+   * or fail to decode, and the caller reads the chunk again generically (which also names what
+   * is wrong).
+   */
+  private ColumnChunkMeta byLayout(ColumnDescriptor leaf, boolean withStatistics) throws ParquetCorruptionException {
+    if (r.remaining() < 64) {
+      return null;
+    }
+    long offsetIndexOffset = -1;
+    int offsetIndexLength = 0;
+    long columnIndexOffset = -1;
+    int columnIndexLength = 0;
+    try {
+      // file_offset (2), meta_data (3) {type (1), encodings (2), path_in_schema (3)
+      if (!r.take(0x26)) {
+        return null;
+      }
+      r.readI64();
+      if (!r.take(0x1c) || !r.take(0x15)) {
+        return null;
+      }
+      r.readI32();
+      if (!r.take(0x19)) {
+        return null;
+      }
+      encodings = encodings();
+      if (!r.take(0x19)) {
+        return null;
+      }
+      r.skip(LIST);
+      // codec (4), num_values (5), total_uncompressed_size (6), total_compressed_size (7), data_page_offset (9)
+      if (!r.take(0x15)) {
+        return null;
+      }
+      codecId = r.readI32();
+      if (!r.take(0x16)) {
+        return null;
+      }
+      numValues = r.readI64();
+      if (!r.take(0x16)) {
+        return null;
+      }
+      totalUncompressed = r.readI64();
+      if (!r.take(0x16)) {
+        return null;
+      }
+      totalCompressed = r.readI64();
+      if (!r.take(0x26)) {
+        return null;
+      }
+      dataPageOffset = r.readI64();
+      int last = 9;
+      dictionaryPageOffset = -1;
+      if (r.take(0x26)) { // dictionary_page_offset (11)
+        dictionaryPageOffset = r.readI64();
+        last = 11;
+      }
+      chunkStatistics = null;
+      if (r.take((12 - last) << 4 | STRUCT)) {
+        if (withStatistics) {
+          chunkStatistics = StatisticsDecoder.read(r);
+        } else {
+          r.skip(STRUCT);
+        }
+        last = 12;
+      }
+      if (r.take((13 - last) << 4 | LIST)) { // encoding_stats
+        r.skip(LIST);
+      }
+      if (!r.take(0)) {
+        return null;
+      }
+      // offset_index_offset (4), offset_index_length (5), column_index_offset (6), column_index_length (7)
+      if (r.take(0x16)) {
+        offsetIndexOffset = r.readI64();
+        if (!r.take(0x15)) {
+          return null;
+        }
+        offsetIndexLength = r.readI32();
+        if (!r.take(0x16)) {
+          return null;
+        }
+        columnIndexOffset = r.readI64();
+        if (!r.take(0x15)) {
+          return null;
+        }
+        columnIndexLength = r.readI32();
+      }
+      if (!r.take(0)) {
+        return null;
+      }
+    } catch (ParquetCorruptionException e) {
+      return null;
+    }
+    checkMetaData(255);
+    return build(leaf, offsetIndexOffset, offsetIndexLength, columnIndexOffset, columnIndexLength);
   }
 
   private void metaData(boolean withStatistics) throws ParquetCorruptionException {
@@ -248,6 +359,10 @@ final class RowGroupDecoder {
         default -> r.skip(fieldType(f));
       }
     }
+    checkMetaData(seen);
+  }
+
+  private void checkMetaData(int seen) throws ParquetCorruptionException {
     if (seen != 255) {
       String[] names = {"type", "encodings", "path_in_schema", "codec", "num_values", "total_uncompressed_size",
           "total_compressed_size", "data_page_offset"};

@@ -146,11 +146,11 @@ class MalformedFooterTest {
 
   @Test
   void negativeSizesNameTheField() {
-    fails(negativeCompressedSize(), "row group 0 column x: ColumnMetaData.total_compressed_size is negative");
+    fails(negativeCompressedSize(valid()), "row group 0 column x: ColumnMetaData.total_compressed_size is negative");
   }
 
-  private static byte[] negativeCompressedSize() {
-    byte[] b = valid();
+  private static byte[] negativeCompressedSize(byte[] valid) {
+    byte[] b = valid.clone();
     for (int i = 0; i < b.length - 1; i++) {
       if (b[i] == (byte) 0x16 && b[i + 1] == 80 && b[i + 2] == (byte) 0x16 && b[i + 3] == 80) {
         b[i + 3] = 79; // zigzag 79 = -40: total_compressed_size
@@ -158,6 +158,36 @@ class MalformedFooterTest {
       }
     }
     throw new AssertionError("sizes not found");
+  }
+
+  /**
+   * {@link #footer} with enough bytes after the column chunk (a long created_by) that the decoder
+   * reads the chunk by its common layout ({@code RowGroupDecoder.byLayout}) rather than generically.
+   */
+  static byte[] padded(int codec, int... encodings) {
+    return footer(w -> w.string(6, "x".repeat(100)), w -> { }, codec, encodings);
+  }
+
+  @Test
+  void chunksReadByTheCommonLayoutAreCheckedAsTheGenericReadChecksThem() throws IOException {
+    byte[] padded = padded(99, 0, 42, 8);
+    ColumnChunkMeta c = decode(padded).rowGroups().get(0).column(0);
+    assertEquals(decode(footer(w -> { }, w -> { }, 99, 0, 42, 8)).rowGroups().get(0).column(0), c);
+    assertEquals(List.of(Encoding.PLAIN, Encoding.RLE_DICTIONARY), c.encodings());
+    assertEquals(99, c.codecId());
+    fails(negativeCompressedSize(padded(0, 0)),
+        "row group 0 column x: ColumnMetaData.total_compressed_size is negative");
+    ParquetCorruptionException e = assertThrows(ParquetCorruptionException.class,
+        () -> FooterDecoder.decode(FILE, 4, padded, 0, padded.length, FooterOptions.DEFAULT));
+    assertTrue(e.getMessage().contains("row group 0 column x: ColumnMetaData.data_page_offset 4 is outside the file"
+        + " (4 bytes)"), e.getMessage());
+    // an 11-byte num_values: the layout read gives up, the generic read names it
+    byte[] plain = padded(0, 0);
+    int numValues = ChunkSkipperTest.indexOf(plain, 0x15, 0x00, 0x16, 0x14, 0x16, 0x50) + 3;
+    fails(ChunkSkipperTest.longVarintAt(plain, numValues), "a varint is longer than 10 bytes");
+    for (int len = 0; len < padded.length; len++) {
+      fails(java.util.Arrays.copyOf(padded, len)); // every cut, also inside the chunk
+    }
   }
 
   @Test
