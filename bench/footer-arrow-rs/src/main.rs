@@ -19,7 +19,10 @@
 //!
 //! `median_ms`, `min_ms`, `p10_ms`, `p90_ms` time the decode and the drop of its result (freeing
 //! is part of the cost, as garbage collection is for the JVM); `decode_only_median_ms` leaves the
-//! drop out.
+//! drop out. `faults_per_decode` counts the process's minor page faults during the timed decodes
+//! (Linux, /proc/self/stat): glibc's malloc, left to its defaults, may hand the result's memory
+//! back to the kernel on every drop, and the next decode then faults it in again, which can more
+//! than double the time (bench/footer_arrow_rs.sh fixes malloc's thresholds to avoid that).
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -93,7 +96,7 @@ fn main() {
             println!(
                 "{{\"file\":\"{}\",\"method\":\"{}\",\"footer_bytes\":{},\"row_groups\":{},\
                  \"columns\":{},\"reps\":{},\"median_ms\":{:.4},\"min_ms\":{:.4},\"p10_ms\":{:.4},\
-                 \"p90_ms\":{:.4},\"decode_only_median_ms\":{:.4}}}",
+                 \"p90_ms\":{:.4},\"decode_only_median_ms\":{:.4},\"faults_per_decode\":{:.1}}}",
                 json_escape(path),
                 name,
                 footer.len(),
@@ -105,6 +108,7 @@ fn main() {
                 percentile(&samples.total, 0.1),
                 percentile(&samples.total, 0.9),
                 percentile(&samples.decode_only, 0.5),
+                samples.faults_per_decode,
             );
         }
     }
@@ -114,6 +118,7 @@ fn main() {
 struct Samples {
     total: Vec<f64>,
     decode_only: Vec<f64>,
+    faults_per_decode: f64,
 }
 
 fn measure(settings: &Settings, decode: impl Fn() -> ParquetMetaData) -> Samples {
@@ -123,6 +128,7 @@ fn measure(settings: &Settings, decode: impl Fn() -> ParquetMetaData) -> Samples
     }
     let mut total = Vec::new();
     let mut decode_only = Vec::new();
+    let faults_before = minor_faults();
     let end = Instant::now() + Duration::from_secs_f64(settings.seconds);
     while total.len() < settings.min_reps || Instant::now() < end {
         let start = Instant::now();
@@ -133,9 +139,20 @@ fn measure(settings: &Settings, decode: impl Fn() -> ParquetMetaData) -> Samples
         total.push((dropped - start).as_secs_f64() * 1e3);
         decode_only.push((decoded - start).as_secs_f64() * 1e3);
     }
+    let faults_per_decode = (minor_faults() - faults_before) as f64 / total.len() as f64;
     total.sort_by(f64::total_cmp);
     decode_only.sort_by(f64::total_cmp);
-    Samples { total, decode_only }
+    Samples { total, decode_only, faults_per_decode }
+}
+
+/// Minor page faults of this process so far (field 10 of /proc/self/stat; 0 where unavailable).
+fn minor_faults() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The command name (field 2) may contain spaces; count fields after its closing parenthesis.
+    stat.rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_whitespace().nth(7))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
 }
 
 /// Nearest-rank percentile of sorted samples (q = 0 is the minimum).
