@@ -183,7 +183,8 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
    */
   private void prepare(OperatorContext context, long alsoHeld) {
     if (prepared != null || rowGroupIndex < 0 || rowsToRead <= 0
-        || options.getBoolean(ExecConstants.PARQUET_NEW_RECORD_READER) || ComplexRowGroupReader.hasNested(metadata.schema())) {
+        || options.getBoolean(ExecConstants.PARQUET_NEW_RECORD_READER)
+        || ComplexRowGroupReader.hasNested(metadata.schema())) {
       return;
     }
     try {
