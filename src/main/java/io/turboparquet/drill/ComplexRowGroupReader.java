@@ -1,8 +1,5 @@
 package io.turboparquet.drill;
 
-import com.google.common.cache.Cache;
-import com.google.common.cache.CacheBuilder;
-import com.google.common.util.concurrent.UncheckedExecutionException;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.Schema;
 import io.turboparquet.scan.Batch;
@@ -12,7 +9,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.function.IntFunction;
 import org.apache.drill.common.expression.SchemaPath;
 import org.apache.drill.common.types.Types;
@@ -28,9 +24,7 @@ import org.apache.drill.exec.vector.NullableIntVector;
 import org.apache.drill.exec.vector.ValueVector;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.MessageType;
 
 /**
@@ -45,14 +39,6 @@ import org.apache.parquet.schema.MessageType;
  * dropped from lists, legacy list layouts, date correction, every logical type).
  */
 final class ComplexRowGroupReader implements AutoCloseable {
-  /**
-   * parquet-java footers by our footer of the same file. The batch creator reads a file's footer
-   * once and shares it among the file's row-group readers, so keying on that object (weakly, by
-   * identity) reads the parquet-java footer once per file and fragment rather than once per row
-   * group (a file of many row groups has a footer that grows with them).
-   */
-  private static final Cache<FileMetadata, ParquetMetadata> FOOTERS = CacheBuilder.newBuilder().weakKeys().build();
-
   private final OptionManager options;
   private final Path path;
   private final FileMetadata metadata;
@@ -95,23 +81,7 @@ final class ComplexRowGroupReader implements AutoCloseable {
     if (!newReader && !hasNested(metadata.schema())) {
       return null;
     }
-    ParquetMetadata footer;
-    try {
-      footer = FOOTERS.get(metadata, () -> {
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, fs.getConf()))) {
-          return reader.getFooter();
-        }
-      });
-    } catch (ExecutionException | UncheckedExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof IOException io) {
-        throw io;
-      }
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new IOException(cause);
-    }
+    ParquetMetadata footer = ParquetJavaFooters.of(metadata, path, fs);
     if (!newReader && !ParquetReaderUtility.containsComplexColumn(footer, columns)) {
       return null;
     }

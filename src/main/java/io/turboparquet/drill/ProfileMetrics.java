@@ -14,15 +14,18 @@ final class ProfileMetrics {
   }
 
   /**
-   * @param rowGroups row groups the reader read (0 for a schema-only reader)
+   * @param rowGroups row groups the scan was given, pruned ones included (the same in every
+   *     reader of the scan, as Drill's reader sets it)
+   * @param pruned row groups the scan pruned at run time
    * @param rows rows it returned
    * @param fixedWidthNanos time copying fixed-width columns into vectors
    * @param variableWidthNanos time copying variable-width columns into vectors
    * @param processNanos wall time in the reader's setup and next()
    */
-  static void report(OperatorStats stats, ScanMetrics m, ScanOptions options, long rowGroups, long rows,
-      long fixedWidthNanos, long variableWidthNanos, long processNanos) {
-    stats.addLongStat(ScanMetric.NUM_ROWGROUPS, rowGroups);
+  static void report(OperatorStats stats, ScanMetrics m, ScanOptions options, long rowGroups, long pruned,
+      long rows, long fixedWidthNanos, long variableWidthNanos, long processNanos) {
+    stats.setLongStat(ScanMetric.NUM_ROWGROUPS, rowGroups);
+    stats.setLongStat(ScanMetric.ROWGROUPS_PRUNED, pruned);
     stats.addLongStat(ScanMetric.NUM_DICT_PAGE_LOADS, m.dictionaryPages());
     stats.addLongStat(ScanMetric.NUM_DATA_PAGE_lOADS, m.dataPages());
     stats.addLongStat(ScanMetric.NUM_DATA_PAGES_DECODED, m.dataPages());

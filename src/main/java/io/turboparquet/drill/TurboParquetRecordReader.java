@@ -63,6 +63,9 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
   /** next() has returned 0: ScanBatch goes on to the next reader (not so on LIMIT or cancel). */
   private boolean exhausted;
   private OperatorContext operatorContext;
+  /** Row groups the scan was given, and how many of them it pruned at run time (for the profile). */
+  private long scanRowGroups = 1;
+  private long prunedRowGroups;
   private OperatorStats stats;
   private ScanOptions scanOptions;
   /** Set when the query touches a nested column: that reader then reads every projected column. */
@@ -167,6 +170,12 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
       }
     }
     return out;
+  }
+
+  /** The scan's row-group counts, reported in the profile as Drill's reader reports them. */
+  void rowGroupCounts(long total, long pruned) {
+    this.scanRowGroups = total;
+    this.prunedRowGroups = pruned;
   }
 
   /** ScanBatch runs {@code next} right after this reader (the batch creator knows the order). */
@@ -351,7 +360,7 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
       scanner = null;
     }
     if (stats != null) {
-      ProfileMetrics.report(stats, metrics, scanOptions, rowGroupIndex < 0 ? 0 : 1, rowsDone, fixedWidthNanos,
+      ProfileMetrics.report(stats, metrics, scanOptions, scanRowGroups, prunedRowGroups, rowsDone, fixedWidthNanos,
           variableWidthNanos, processNanos);
       stats = null;
     }

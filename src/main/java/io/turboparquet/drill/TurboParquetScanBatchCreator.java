@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * Builds the scan operator of a fragment: a {@link ScanBatch} with one {@link TurboParquetRecordReader}
  * per row group, footers read once per file with our footer decoder, implicit and partition
  * columns from Drill's {@link ColumnExplorer}. Each reader knows the one after it, so that it can open
- * that reader's row group while its own last batch is in use. Row groups are pruned at planning time by Drill;
- * run-time pruning is not done here yet.
+ * that reader's row group while its own last batch is in use. Row groups are pruned at planning time by Drill,
+ * and here again by the filter the planner leaves on the scan ({@link RuntimePruner}), as Drill's own scan does.
  */
 public final class TurboParquetScanBatchCreator implements BatchCreator<TurboParquetRowGroupScan> {
   private static final Logger logger = LoggerFactory.getLogger(TurboParquetScanBatchCreator.class);
@@ -55,10 +55,22 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
     List<TurboParquetRecordReader> readers = new ArrayList<>();
     List<Map<String, String>> implicitColumns = new ArrayList<>();
     Map<String, String> widest = new LinkedHashMap<>();
-    for (RowGroupReadEntry entry : rowGroupScan.getRowGroupReadEntries()) {
+    RuntimePruner pruner = RuntimePruner.of(context, rowGroupScan);
+    List<RowGroupReadEntry> entries = rowGroupScan.getRowGroupReadEntries();
+    long pruned = 0;
+    for (RowGroupReadEntry entry : entries) {
       FileMetadata metadata = footers.computeIfAbsent(entry.getPath(), p -> readFooter(fs, p));
+      boolean last = entry == entries.get(entries.size() - 1);
+      long rows = entry.getNumRecordsToRead();
+      if (pruner != null && pruner.prunes(entry, metadata, fs)) {
+        pruned++;
+        if (!last || !readers.isEmpty()) {
+          continue;
+        }
+        rows = 0; // every row group pruned: one reader still gives the schema, as Drill's does
+      }
       TurboParquetRecordReader reader = new TurboParquetRecordReader(context.getOptions(), scan.getFormatConfig(),
-          entry.getPath(), metadata, entry.getRowGroupIndex(), entry.getNumRecordsToRead(), rowGroupScan.getColumns(), fs);
+          entry.getPath(), metadata, entry.getRowGroupIndex(), rows, rowGroupScan.getColumns(), fs);
       if (!readers.isEmpty()) {
         readers.get(readers.size() - 1).setSuccessor(reader); // ScanBatch runs the readers in list order
       }
@@ -70,6 +82,9 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
       if (implicit.size() > widest.size()) {
         widest = implicit;
       }
+    }
+    for (TurboParquetRecordReader reader : readers) {
+      reader.rowGroupCounts(entries.size(), pruned);
     }
     // Every reader must carry the same implicit columns: the missing ones are null.
     for (Map<String, String> implicit : implicitColumns) {

@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.drill.common.exceptions.UserException;
 import org.apache.drill.exec.ExecConstants;
+import org.apache.drill.exec.planner.physical.PlannerSettings;
 import org.apache.drill.exec.proto.UserBitShared.QueryId;
 import org.apache.drill.exec.proto.UserBitShared.QueryResult.QueryState;
 import org.apache.drill.exec.rpc.ConnectionThrottle;
@@ -302,6 +303,41 @@ public class TurboParquetProfileTest extends ClusterTest {
     } finally {
       client.resetSession(ExecConstants.PARQUET_FLAT_BATCH_NUM_RECORDS);
     }
+  }
+
+  /**
+   * Drill prunes row groups at planning time only up to a threshold of row groups; above it the
+   * filter goes to the fragments, which prune by statistics as they build their readers. With the
+   * threshold at 1, ours prunes what Drill's reader prunes, gives its rows and reports the same
+   * counts; a filter no row group matches prunes them all and still returns the schema.
+   */
+  @Test
+  public void rowGroupsArePrunedAtRunTimeAsByTheBuiltInReader() throws Exception {
+    GeneratedFile file = TestFileGenerator.lineitemLike(Files.createDirectories(data.resolve("li-prune")), 30_000,
+        CompressionCodecName.SNAPPY, 256 * 1024);
+    String t = "li-prune/" + file.path().getFileName();
+    long groups = TurboParquetDrillTest.footer(file.path()).rowGroups().size();
+    assertTrue("row groups: " + groups, groups >= 3);
+    // l_orderkey grows through the file: only the first row group holds keys below 100.
+    String sql = "select count(*), sum(l_quantity), min(l_shipdate), max(l_comment) from %s where l_orderkey < 100";
+    String none = "select l_orderkey, l_comment from %s where l_orderkey < 0";
+    client.alterSession(PlannerSettings.PARQUET_ROWGROUP_FILTER_PUSHDOWN_PLANNING_THRESHOLD_KEY, 1L);
+    try {
+      assertEquals(Result.of(client, String.format(sql, builtIn(t))), Result.of(client, String.format(sql, turbo(t))));
+      Map<String, Long> ours = scanMetrics(String.format(sql, turbo(t)));
+      Map<String, Long> drills = metrics(String.format(sql, builtIn(t)), "PARQUET_ROW_GROUP_SCAN");
+      assertEquals(groups - 1, (long) ours.get("ROWGROUPS_PRUNED"));
+      assertEquals(drills.get("ROWGROUPS_PRUNED"), ours.get("ROWGROUPS_PRUNED"));
+      assertEquals(drills.get("NUM_ROWGROUPS"), ours.get("NUM_ROWGROUPS"));
+      assertEquals(Result.of(client, String.format(none, builtIn(t))), Result.of(client, String.format(none, turbo(t))));
+      assertEquals(groups, (long) scanMetrics(String.format(none, turbo(t))).get("ROWGROUPS_PRUNED"));
+    } finally {
+      client.resetSession(PlannerSettings.PARQUET_ROWGROUP_FILTER_PUSHDOWN_PLANNING_THRESHOLD_KEY);
+    }
+    // Under the threshold the planner prunes: the scan gets the one matching row group.
+    Map<String, Long> planned = scanMetrics(String.format(sql, turbo(t)));
+    assertEquals(1L, (long) planned.get("NUM_ROWGROUPS"));
+    assertEquals(0L, (long) planned.get("ROWGROUPS_PRUNED"));
   }
 
   @Test

@@ -1,0 +1,119 @@
+package io.turboparquet.drill;
+
+import io.turboparquet.format.FileMetadata;
+import java.io.IOException;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.apache.drill.common.expression.LogicalExpression;
+import org.apache.drill.common.expression.SchemaPath;
+import org.apache.drill.common.expression.ValueExpressions;
+import org.apache.drill.common.types.TypeProtos.MajorType;
+import org.apache.drill.exec.ExecConstants;
+import org.apache.drill.exec.expr.FilterPredicate;
+import org.apache.drill.exec.expr.stat.RowsMatch;
+import org.apache.drill.exec.ops.ExecutorFragmentContext;
+import org.apache.drill.exec.physical.base.AbstractGroupScanWithMetadata;
+import org.apache.drill.exec.record.metadata.TupleMetadata;
+import org.apache.drill.exec.record.metadata.TupleSchema;
+import org.apache.drill.exec.store.parquet.AbstractParquetRowGroupScan;
+import org.apache.drill.exec.store.parquet.FilterEvaluatorUtils;
+import org.apache.drill.exec.store.parquet.ParquetTableMetadataUtils;
+import org.apache.drill.exec.store.parquet.RowGroupReadEntry;
+import org.apache.drill.exec.store.parquet.metadata.Metadata;
+import org.apache.drill.exec.store.parquet.metadata.MetadataBase;
+import org.apache.drill.exec.store.parquet.metadata.Metadata_V4;
+import org.apache.drill.metastore.statistics.ColumnStatistics;
+import org.apache.drill.metastore.util.SchemaPathUtils;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Run-time row-group pruning, as Drill's built-in Parquet scan does it in each fragment: the
+ * filter the planner left on the row-group scan (it prunes at planning time only up to
+ * {@code planner.store.parquet.rowgroup.filter.pushdown.threshold} row groups) is checked against
+ * each row group's column statistics, and row groups that cannot match are not read. Drill's
+ * statistics model and filter evaluation are used as they are, so the decision is the built-in
+ * reader's; they take parquet-java's footer, read only for files of a pruning scan. A check
+ * that fails keeps the row group, as Drill's does.
+ */
+final class RuntimePruner {
+  private static final Logger logger = LoggerFactory.getLogger(RuntimePruner.class);
+
+  private final ExecutorFragmentContext context;
+  private final AbstractParquetRowGroupScan scan;
+  private final LogicalExpression filter;
+  private final Set<SchemaPath> pathsInFilter;
+  private final Set<SchemaPath> columnsInFilter;
+  private FilterPredicate<?> predicate;
+  private Path lastPath;
+  private Metadata_V4.ParquetTableMetadata_v4 table;
+  private Metadata_V4.ParquetFileAndRowCountMetadata file;
+
+  private RuntimePruner(ExecutorFragmentContext context, AbstractParquetRowGroupScan scan,
+      Set<SchemaPath> pathsInFilter, Set<SchemaPath> columnsInFilter) {
+    this.context = context;
+    this.scan = scan;
+    this.filter = scan.getFilter();
+    this.pathsInFilter = pathsInFilter;
+    this.columnsInFilter = columnsInFilter;
+  }
+
+  /** A pruner for the scan's filter; null when there is none, it is TRUE, or it names no column. */
+  static RuntimePruner of(ExecutorFragmentContext context, AbstractParquetRowGroupScan scan) {
+    LogicalExpression filter = scan.getFilter();
+    if (filter == null || filter instanceof ValueExpressions.BooleanExpression b && b.getBoolean()) {
+      return null;
+    }
+    Set<SchemaPath> paths = filter.accept(FilterEvaluatorUtils.FieldReferenceFinder.INSTANCE, null);
+    String partitionLabel = context.getOptions().getOption(ExecConstants.FILESYSTEM_PARTITION_COLUMN_LABEL).string_val;
+    Set<SchemaPath> columns = new HashSet<>();
+    for (SchemaPath path : paths) {
+      if (!(scan.supportsFileImplicitColumns() && scan.isImplicitColumn(path, partitionLabel))) {
+        columns.add(SchemaPath.getSimplePath(path.getRootSegmentPath())); // dir0, filename... are not in a file
+      }
+    }
+    return columns.isEmpty() ? null : new RuntimePruner(context, scan, paths, columns);
+  }
+
+  /** Whether the row group cannot match the filter, by its statistics. */
+  boolean prunes(RowGroupReadEntry rowGroup, FileMetadata metadata, FileSystem fs) {
+    if (rowGroup.isEmpty()) {
+      return true;
+    }
+    try {
+      if (!rowGroup.getPath().equals(lastPath)) {
+        table = new Metadata_V4.ParquetTableMetadata_v4();
+        file = Metadata.getParquetFileMetadata_v4(table, ParquetJavaFooters.of(metadata, rowGroup.getPath(), fs),
+            fs.getFileStatus(rowGroup.getPath()), fs, false, true, columnsInFilter, scan.getReaderConfig());
+        lastPath = rowGroup.getPath();
+      }
+      MetadataBase.RowGroupMetadata rg = file.getFileMetadata().getRowGroups().get(rowGroup.getRowGroupIndex());
+      Map<SchemaPath, ColumnStatistics<?>> statistics = ParquetTableMetadataUtils.getRowGroupColumnStatistics(table, rg);
+      Map<SchemaPath, MajorType> intermediate = ParquetTableMetadataUtils.getIntermediateFields(table, rg);
+      TupleMetadata schema = new TupleSchema();
+      ParquetTableMetadataUtils.getRowGroupFields(table, rg)
+          .forEach((path, type) -> SchemaPathUtils.addColumnMetadata(schema, path, type, intermediate));
+      // The predicate is built for the table's schema; a row group whose schema differs needs casts.
+      FilterPredicate<?> p = predicate;
+      if (p == null || !schema.isEquivalent(scan.getSchema())) {
+        p = AbstractGroupScanWithMetadata.getFilterPredicate(filter, context, context.getFunctionRegistry(),
+            context.getOptions(), true, true, schema.isEquivalent(scan.getSchema()) ? scan.getSchema() : schema);
+        if (schema.isEquivalent(scan.getSchema())) {
+          predicate = p;
+        }
+      }
+      long rows = metadata.rowGroups().get(rowGroup.getRowGroupIndex()).numRows();
+      return FilterEvaluatorUtils.matches(p, statistics, rows, schema, pathsInFilter, context) == RowsMatch.NONE;
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      logger.warn("turbo-parquet's run-time pruning check failed for {} row group {}, which is read: {}",
+          rowGroup.getPath(), rowGroup.getRowGroupIndex(), e.toString());
+      return false;
+    }
+  }
+}
