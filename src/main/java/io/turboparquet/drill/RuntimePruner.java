@@ -96,12 +96,14 @@ final class RuntimePruner {
       TupleMetadata schema = new TupleSchema();
       ParquetTableMetadataUtils.getRowGroupFields(table, rg)
           .forEach((path, type) -> SchemaPathUtils.addColumnMetadata(schema, path, type, intermediate));
-      // The predicate is built for the table's schema; a row group whose schema differs needs casts.
-      FilterPredicate<?> p = predicate;
-      if (p == null || !schema.isEquivalent(scan.getSchema())) {
+      // The predicate for the table's schema is built once; a row group whose schema differs gets
+      // its own, with the casts it needs.
+      boolean tableSchema = schema.isEquivalent(scan.getSchema());
+      FilterPredicate<?> p = tableSchema ? predicate : null;
+      if (p == null) {
         p = AbstractGroupScanWithMetadata.getFilterPredicate(filter, context, context.getFunctionRegistry(),
-            context.getOptions(), true, true, schema.isEquivalent(scan.getSchema()) ? scan.getSchema() : schema);
-        if (schema.isEquivalent(scan.getSchema())) {
+            context.getOptions(), true, true, tableSchema ? scan.getSchema() : schema);
+        if (tableSchema) {
           predicate = p;
         }
       }
