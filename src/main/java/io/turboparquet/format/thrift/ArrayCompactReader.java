@@ -103,9 +103,12 @@ public final class ArrayCompactReader extends CompactReader {
     }
   }
 
-  /** Skips a ColumnChunk struct: {@link ChunkSkipper} first, the checked walk for what it declines. */
-  void skipColumnChunk() throws ParquetCorruptionException {
-    int end = ChunkSkipper.skip(buf, pos, limit, maxStringLength());
+  /**
+   * Skips a ColumnChunk struct: by a shape of {@code shapes} or {@link ChunkSkipper} first, the
+   * checked walk for what they decline.
+   */
+  void skipColumnChunk(ChunkShapes shapes) throws ParquetCorruptionException {
+    int end = shapes.skip(buf, pos, limit);
     if (end >= 0) {
       pos = end;
     } else {

@@ -36,6 +36,7 @@ final class RowGroupDecoder {
   private final List<ColumnDescriptor> leaves;
   private final boolean[] projected;
   private final boolean[] statistics;
+  private final ChunkShapes shapes;
 
   // Files repeat a handful of encoding lists; one immutable list per distinct sequence.
   private long[] encodingKeys = new long[4];
@@ -62,6 +63,7 @@ final class RowGroupDecoder {
     this.leaves = leaves;
     this.projected = projected;
     this.statistics = statistics;
+    this.shapes = new ChunkShapes(r.maxStringLength());
   }
 
   /** FileMetaData.row_groups, whose list header comes next. */
@@ -127,7 +129,7 @@ final class RowGroupDecoder {
       if (projected == null || projected[i]) {
         out[i] = chunk(index, leaves.get(i), statistics == null || statistics[i]);
       } else {
-        r.skipColumnChunk();
+        r.skipColumnChunk(shapes);
       }
     }
     return Arrays.asList(out);
