@@ -116,8 +116,14 @@ final class ChunkShape {
         return MISS;
       }
       long diff = 0;
-      for (int q = p; w < end; w++, q += 8) {
+      int q = p;
+      for (; w + 1 < end; w += 2, q += 16) { // two at a time: segments are short, loop entries cost
+        diff |= ((long) LONG_LE.get(b, q) ^ words[2 * w]) & words[2 * w + 1]
+            | ((long) LONG_LE.get(b, q + 8) ^ words[2 * w + 2]) & words[2 * w + 3];
+      }
+      if (w < end) {
         diff |= ((long) LONG_LE.get(b, q) ^ words[2 * w]) & words[2 * w + 1];
+        w++;
       }
       if (diff != 0) {
         return MISS;
