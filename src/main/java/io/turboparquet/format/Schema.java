@@ -1,7 +1,8 @@
 package io.turboparquet.format;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -9,14 +10,12 @@ import java.util.Map;
 public final class Schema {
   private final SchemaNode root;
   private final List<ColumnDescriptor> columns;
-  private final Map<String, ColumnDescriptor> byPath = new LinkedHashMap<>();
+  /** Built on first use: most readers never look a column up by name, and wide footers have many. */
+  private volatile Map<String, ColumnDescriptor> byPath;
 
   public Schema(SchemaNode root, List<ColumnDescriptor> columns) {
     this.root = root;
     this.columns = List.copyOf(columns);
-    for (ColumnDescriptor c : columns) {
-      byPath.put(c.dottedPath(), c);
-    }
   }
 
   public SchemaNode root() {
@@ -28,7 +27,15 @@ public final class Schema {
   }
 
   public ColumnDescriptor column(String dottedPath) {
-    return byPath.get(dottedPath);
+    Map<String, ColumnDescriptor> m = byPath;
+    if (m == null) { // two threads may both build it: the same immutable map
+      m = new HashMap<>();
+      for (ColumnDescriptor c : columns) {
+        m.put(c.dottedPath(), c);
+      }
+      byPath = m = Collections.unmodifiableMap(m);
+    }
+    return m.get(dottedPath);
   }
 
   /**
