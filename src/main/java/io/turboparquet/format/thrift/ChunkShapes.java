@@ -3,8 +3,9 @@ package io.turboparquet.format.thrift;
 /**
  * Skips unprojected ColumnChunks of one footer: by the few {@link ChunkShape}s in use when a
  * chunk has one of them, else by {@link ChunkSkipper}, learning the shape of what it skipped.
- * Learning costs a few skips' worth, so it is limited to one miss in eight hits (plus a start),
- * and in footers whose chunks rarely repeat a shape the shapes stop being tried at all.
+ * Learning costs a few skips' worth, so it is limited to one miss in eight hits (plus a start);
+ * where chunks rarely repeat a shape, shapes are tried for only one chunk in sixteen, and learned
+ * for one miss in sixteen, so a footer that settles later is still caught up with.
  *
  * <p>Binary lengths: a shape skips a binary of the learned length within its compares, and reads
  * the length of a "dynamic" binary from each chunk, which costs more than a failed try of another
@@ -18,8 +19,10 @@ final class ChunkShapes {
   /** Hits between two learns below which learning counts as rapid, see above. */
   private static final int RAPID = 8;
   private static final int FREE_LEARNS = 16;
-  /** Shapes are not tried once more tries failed than this plus the hits (chunks too varied). */
-  private static final int FREE_TRIES = 64;
+  /** Beyond this plus the hits, failed tries make shapes rationed too (chunks too varied). */
+  private static final int FREE_TRIES = 256;
+  /** Over budget, shapes are tried and learned for one chunk in RETRY + 1, to catch up with a footer that settles. */
+  private static final int RETRY = 15;
 
   /** Most used first: a shape moves up when it has served more chunks in its slot than the one above. */
   private final ChunkShape[] shapes = new ChunkShape[SLOTS];
@@ -30,6 +33,8 @@ final class ChunkShapes {
   private int hits;
   private int failedTries;
   private int learns;
+  private int rationedTries;
+  private int rationedLearns;
   private int hitsAtLastLearn = Integer.MIN_VALUE / 2;
 
   ChunkShapes(int maxLength) {
@@ -38,19 +43,24 @@ final class ChunkShapes {
 
   /** Position after the ColumnChunk at {@code b[p]}; as {@link CompactSkipper#skip} with STRUCT. */
   int skip(byte[] b, int p, int limit) {
-    for (int i = 0; i < SLOTS && shapes[i] != null && failedTries <= hits + FREE_TRIES; i++) {
-      int end = shapes[i].skip(b, p, limit, maxLength);
-      if (end >= 0) {
-        lastHit[i] = ++hits;
-        if (i > 0 && ++shapeHits[i] > shapeHits[i - 1]) {
-          swap(i, i - 1);
+    boolean budget = failedTries <= hits + FREE_TRIES;
+    if (budget || (++rationedTries & RETRY) == 0) {
+      for (int i = 0; i < SLOTS && shapes[i] != null; i++) {
+        int end = shapes[i].skip(b, p, limit, maxLength);
+        if (end >= 0) {
+          lastHit[i] = ++hits;
+          if (i > 0 && ++shapeHits[i] > shapeHits[i - 1]) {
+            swap(i, i - 1);
+          }
+          return end;
         }
-        return end;
+        if (budget) { // over budget a try is on ration: the debt stops growing, so one hit reopens it
+          failedTries++;
+        }
       }
-      failedTries++;
     }
     int end = ChunkSkipper.skip(b, p, limit, maxLength);
-    if (end >= 0 && learns < FREE_LEARNS + (hits >>> 3)) {
+    if (end >= 0 && (learns < FREE_LEARNS + (hits >>> 3) || (++rationedLearns & RETRY) == 0)) {
       learns++;
       ChunkShape s = ChunkShape.learn(b, p, end);
       if (s != null) {

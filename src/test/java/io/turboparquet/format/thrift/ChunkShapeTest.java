@@ -115,12 +115,40 @@ class ChunkShapeTest {
       String min = "m".repeat(random.nextInt(30));
       String max = min + "z".repeat(random.nextInt(20));
       stringChunk(w, name, min, max, 4 + 10_000L * c);
-      size = w.bytes().length;
+      size = w.size();
     }
     w.raw(0x15, 0x02, 0x00); // the row group's other fields, as after the last chunk in a footer
     byte[] footer = w.bytes();
     int hits = skipAll(footer, starts);
     assertTrue(hits > starts.size() * 3 / 4, hits + " of " + starts.size() + " chunks skipped by a shape");
+  }
+
+  @Test
+  void aWideFooterWithAFewVariantsIsSkippedByShapesAroundProjectedChunks() {
+    // 20 row groups x 1000 string columns c0..c999, bounds of 2-4 bytes, growing offsets (one- to
+    // five-byte varints): the benchmark's footer. Every 100th chunk is decoded, not skipped.
+    Random random = new Random(5);
+    CompactWriter w = new CompactWriter();
+    List<Integer> starts = new ArrayList<>();
+    int size = 0;
+    long offset = 4;
+    for (int g = 0; g < 20; g++) {
+      for (int c = 0; c < 1000; c++) {
+        int r = random.nextInt(100);
+        String min = r < 86 ? "s0" : r < 95 ? "s10" : "s100";
+        stringChunk(w, "c" + c, min, "s99" + random.nextInt(10), offset);
+        offset += 8000 + random.nextInt(100);
+        size = w.size();
+        if (c % 100 != 99) {
+          starts.add(size);
+        }
+      }
+    }
+    w.raw(0x15, 0x02, 0x00);
+    byte[] footer = w.bytes();
+    starts.remove(starts.size() - 1);
+    int hits = skipAll(footer, starts);
+    assertTrue(hits > starts.size() * 95 / 100, hits + " of " + starts.size() + " chunks skipped by a shape");
   }
 
   @Test
@@ -137,11 +165,37 @@ class ChunkShapeTest {
         w.beginStruct().string(1, "k").stop();
       }
       w.stop().stop();
-      size = w.bytes().length;
+      size = w.size();
     }
     w.raw(0x15, 0x02, 0x00);
     byte[] footer = w.bytes();
     assertEquals(0, skipAll(footer, starts), "no chunk has the shape of another");
+  }
+
+  @Test
+  void chunksThatSettleAfterAnIrregularStartAreStillSkippedByShapes() {
+    // 300 chunks of which no two have the same shape (a key_value_metadata list of a different
+    // length each), then 3000 string chunks like those of a wide footer
+    CompactWriter w = new CompactWriter();
+    List<Integer> starts = new ArrayList<>();
+    for (int c = 0; c < 300; c++) {
+      starts.add(w.size());
+      w.beginStruct().i64(2, 0).struct(3).i32(1, 1).list(2, I32, 1).rawZigzag(0).list(3, BINARY, 1).rawString("c")
+          .i32(4, 0).i64(5, 1).i64(6, 1).i64(7, 1).i64(9, 4);
+      w.list(8, STRUCT, 15 + c);
+      for (int k = 0; k < 15 + c; k++) {
+        w.beginStruct().stop();
+      }
+      w.stop().stop();
+    }
+    for (int c = 0; c < 3000; c++) {
+      starts.add(w.size());
+      stringChunk(w, "column" + c % 10, "a", "b", 1_000_000 + c);
+    }
+    w.raw(0x15, 0x02, 0x00);
+    byte[] footer = w.bytes();
+    int hits = skipAll(footer, starts);
+    assertTrue(hits > 3000 * 9 / 10, hits + " of the 3000 regular chunks skipped by a shape");
   }
 
   /** Parameters of {@link #everyType}: each changes how the chunk is walked, unless said otherwise. */

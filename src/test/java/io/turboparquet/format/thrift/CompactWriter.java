@@ -120,6 +120,10 @@ final class CompactWriter {
     return (v << 1) ^ (v >> 63);
   }
 
+  int size() {
+    return out.size();
+  }
+
   byte[] bytes() {
     return out.toByteArray();
   }
