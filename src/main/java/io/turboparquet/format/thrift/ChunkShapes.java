@@ -24,7 +24,10 @@ final class ChunkShapes {
   /** Over budget, shapes are tried and learned for one chunk in RETRY + 1, to catch up with a footer that settles. */
   private static final int RETRY = 15;
 
-  /** Most used first: a shape moves up when it has served more chunks in its slot than the one above. */
+  /**
+   * Most used first: a shape moves up when it has served more chunks than the one above (hits are
+   * counted below the first slot only, so the first costs no bookkeeping).
+   */
   private final ChunkShape[] shapes = new ChunkShape[SLOTS];
   private final int[] shapeHits = new int[SLOTS];
   /** {@link #hits} when each slot last served a chunk: the one unused longest is replaced. */
@@ -54,7 +57,7 @@ final class ChunkShapes {
           }
           return end;
         }
-        if (budget) { // over budget a try is on ration: the debt stops growing, so one hit reopens it
+        if (budget) { // on ration the debt stops growing, so a few hits reopen the budget
           failedTries++;
         }
       }

@@ -151,21 +151,24 @@ class ChunkShapeTest {
     assertTrue(hits > starts.size() * 95 / 100, hits + " of " + starts.size() + " chunks skipped by a shape");
   }
 
+  /** A ColumnChunk whose key_value_metadata has {@code entries} entries: a shape of its own. */
+  static void chunkWithMetadata(CompactWriter w, int entries) {
+    w.beginStruct().i64(2, 0).struct(3).i32(1, 1).list(2, I32, 1).rawZigzag(0).list(3, BINARY, 1).rawString("c")
+        .i32(4, 0).i64(5, 1).i64(6, 1).i64(7, 1).i64(9, 4);
+    w.list(8, STRUCT, entries);
+    for (int k = 0; k < entries; k++) {
+      w.beginStruct().string(1, "k").stop();
+    }
+    w.stop().stop();
+  }
+
   @Test
   void chunksThatNeverRepeatAShapeAreAllSkippedTheCheckedWay() {
     CompactWriter w = new CompactWriter();
     List<Integer> starts = new ArrayList<>();
-    int size = 0;
     for (int c = 0; c < 150; c++) {
-      starts.add(size);
-      w.beginStruct().i64(2, 0).struct(3).i32(1, 1).list(2, I32, 1).rawZigzag(0).list(3, BINARY, 1).rawString("c")
-          .i32(4, 0).i64(5, 1).i64(6, 1).i64(7, 1).i64(9, 4);
-      w.list(8, STRUCT, c); // key_value_metadata: a different count each time
-      for (int k = 0; k < c; k++) {
-        w.beginStruct().string(1, "k").stop();
-      }
-      w.stop().stop();
-      size = w.size();
+      starts.add(w.size());
+      chunkWithMetadata(w, c);
     }
     w.raw(0x15, 0x02, 0x00);
     byte[] footer = w.bytes();
@@ -180,13 +183,7 @@ class ChunkShapeTest {
     List<Integer> starts = new ArrayList<>();
     for (int c = 0; c < 300; c++) {
       starts.add(w.size());
-      w.beginStruct().i64(2, 0).struct(3).i32(1, 1).list(2, I32, 1).rawZigzag(0).list(3, BINARY, 1).rawString("c")
-          .i32(4, 0).i64(5, 1).i64(6, 1).i64(7, 1).i64(9, 4);
-      w.list(8, STRUCT, 15 + c);
-      for (int k = 0; k < 15 + c; k++) {
-        w.beginStruct().stop();
-      }
-      w.stop().stop();
+      chunkWithMetadata(w, 15 + c);
     }
     for (int c = 0; c < 3000; c++) {
       starts.add(w.size());
