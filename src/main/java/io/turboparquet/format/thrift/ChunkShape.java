@@ -196,11 +196,6 @@ final class ChunkShape {
     return new ChunkShape(bytes, kind, binaryStart, binaryEnd, (dynamic | lengths) & all);
   }
 
-  /** Binaries whose length is read from each chunk: for tests. */
-  int dynamicBinaries() {
-    return Long.bitCount(dynamic);
-  }
-
   /**
    * The shape of the ColumnChunk struct {@code b[p, end)} (a chunk {@link CompactSkipper} or
    * {@link ChunkSkipper} skipped to {@code end}), every binary of the learned length; null if it

@@ -65,9 +65,7 @@ class ChunkShapeTest {
 
   @Test
   void everyChunkOfRealFootersEndsWhereTheCheckedWalkEnds() throws IOException {
-    Path wide = dir.resolve("wide.parquet");
-    TestFileGenerator.wideInt64(wide, 60, 3000, 1024, 16 << 10, 5);
-    byte[] wideFooter = footer(wide);
+    byte[] wideFooter = wideFooter("wide.parquet", 60, 3000, 5);
     List<Integer> wideStarts = ChunkSkipperTest.chunkStarts(wideFooter);
     int hits = skipAll(wideFooter, wideStarts);
     assertTrue(wideStarts.size() > 1000 && hits > wideStarts.size() * 9 / 10,
@@ -85,6 +83,13 @@ class ChunkShapeTest {
       chunks += starts.size();
     }
     assertTrue(chunks > 200, "corpus chunks: " + chunks);
+  }
+
+  /** The footer of a file of {@code columns} INT64 columns written by parquet-java. */
+  static byte[] wideFooter(String name, int columns, int rows, long seed) throws IOException {
+    Path file = dir.resolve(name);
+    TestFileGenerator.wideInt64(file, columns, rows, 1024, 16 << 10, seed);
+    return footer(file);
   }
 
   static byte[] footer(Path file) throws IOException {
@@ -277,9 +282,7 @@ class ChunkShapeTest {
 
   @Test
   void damagedAndTruncatedChunksEndWhereTheCheckedWalkEndsOrMiss() throws IOException {
-    Path wide = dir.resolve("damaged.parquet");
-    TestFileGenerator.wideInt64(wide, 20, 2000, 1024, 16 << 10, 9);
-    byte[] footer = footer(wide);
+    byte[] footer = wideFooter("damaged.parquet", 20, 2000, 9);
     List<Integer> starts = ChunkSkipperTest.chunkStarts(footer);
     List<byte[]> chunks = new ArrayList<>();
     List<ChunkShape> shapes = new ArrayList<>();
