@@ -63,7 +63,7 @@ final class DeltaByteArrayDecoder implements ValuesDecoder {
       int k = Math.min(chunk, n - done);
       long total = nextLengths(k);
       if (fixedLength == ValueSink.VARIABLE) {
-        sink.reserveVariable(k, (int) Math.min(total, Integer.MAX_VALUE)); // the sink reports batches over 2 GB
+        sink.reserveVariable(k, total); // the sink refuses more than one buffer holds
         for (int i = 0; i < k; i++) {
           int len = rebuild(pre[i], suf[i]);
           sink.appendBinary(previous, 0, len);

@@ -59,8 +59,8 @@ final class DictionaryDecoder implements ValuesDecoder {
       int k = Math.min(CHUNK, n - done);
       indices.readInts(scratch, 0, k);
       try {
-        // Every gather indexes heap arrays (or a checked buffer) with the indices before any
-        // unchecked copy, so an index out of range stops here instead of costing a pass per chunk.
+        // Every gather indexes heap arrays with the indices before any unchecked copy (FIXED, whose
+        // index x width may wrap, checks them first), so an index out of range stops here.
         switch (gather) {
           case INT -> gatherInts(sink, k);
           case LONG -> gatherLongs(sink, k);
@@ -130,12 +130,22 @@ final class DictionaryDecoder implements ValuesDecoder {
     sink.advance(k);
   }
 
+  /**
+   * Other widths (INT96, FIXED_LEN_BYTE_ARRAY) index the dictionary's buffer by {@code index x
+   * width}, which can wrap around 32 bits back into it: every index is checked first.
+   */
   private void gatherFixed(ValueSink sink, int k) {
+    int size = dictionary.size();
+    int[] idx = scratch;
+    for (int i = 0; i < k; i++) {
+      if (Integer.compareUnsigned(idx[i], size) >= 0) {
+        throw new IndexOutOfBoundsException("dictionary index " + idx[i]);
+      }
+    }
     ByteBuf out = sink.reserve(k);
     int at = sink.writeIndex();
     ByteBuf dict = dictionary.values();
     int w = width;
-    int[] idx = scratch;
     for (int i = 0; i < k; i++) {
       out.setBytes(at + i * w, dict, idx[i] * w, w);
     }
@@ -228,7 +238,7 @@ final class DictionaryDecoder implements ValuesDecoder {
     if (slots != null && Memory.ENABLED) {
       int s = dictionary.slotLongs();
       // Room for k of the longest entries, plus the padding the last slot writes past its value.
-      sink.reserveVariable(k, k * dictionary.maxLength() + 8 * s);
+      sink.reserveVariable(k, (long) k * dictionary.maxLength() + 8 * s);
       if (sink.hasAddress()) {
         gatherSlots(sink, scratch, k, slots, dictionary.heapLengths(), s);
         return;
@@ -245,7 +255,7 @@ final class DictionaryDecoder implements ValuesDecoder {
         total += offsets[e + 1] - offsets[e];
       }
     }
-    sink.reserveVariable(k, (int) Math.min(total, Integer.MAX_VALUE)); // the sink reports batches over 2 GB
+    sink.reserveVariable(k, total); // all of it or an error: the unchecked copy below relies on it
     long base = Memory.address(dict);
     if (base != 0 && sink.hasAddress()) {
       gatherBinaryUnchecked(sink, idx, k, base, base + dict.capacity(), offsets);

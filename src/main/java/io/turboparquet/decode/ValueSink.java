@@ -21,6 +21,8 @@ public final class ValueSink implements AutoCloseable {
   /** Bytes that unchecked variable-width writers may write past the values they append. */
   static final int SLACK = 8;
   private static final int MIN_CAPACITY = 256;
+  /** Largest buffer a sink grows to: every byte index and capacity stays an int. */
+  static final int MAX_BUFFER = Integer.MAX_VALUE - 16;
 
   private final BufferSource source;
   private final int width;
@@ -107,8 +109,8 @@ public final class ValueSink implements AutoCloseable {
    * them into, starting at byte {@link #writeIndex()}. Call {@link #advance(int)} afterwards.
    */
   public ByteBuf reserve(int n) {
-    if ((long) (position + n) * width > valuesCapacity) {
-      setValues(grow(values, (long) (position + n) * width, position * width));
+    if (((long) position + n) * width > valuesCapacity) {
+      setValues(grow(values, ((long) position + n) * width, position * width));
     }
     return values;
   }
@@ -156,9 +158,16 @@ public final class ValueSink implements AutoCloseable {
 
   // ---- variable width -------------------------------------------------------------------------
 
-  /** Variable width: makes room for {@code n} more values and {@code bytes} more data bytes. */
-  public void reserveVariable(int n, int bytes) {
-    ensureOffsets(position + 1 + n);
+  /**
+   * Variable width: makes room for {@code n} more values and {@code bytes} more data bytes (plus
+   * {@link #SLACK}). Unchecked writers rely on this: it either reserves all of it or throws, so
+   * a count in {@code long} never wraps into a buffer smaller than the writes it guards.
+   */
+  public void reserveVariable(int n, long bytes) {
+    if (bytes < 0) {
+      throw new DecodeException("negative value bytes " + bytes);
+    }
+    ensureOffsets((long) position + 1 + n);
     ensureData(bytes + SLACK);
   }
 
@@ -226,15 +235,15 @@ public final class ValueSink implements AutoCloseable {
     }
   }
 
-  private void ensureData(int more) {
+  private void ensureData(long more) {
     if ((long) dataLength + more > valuesCapacity) {
       setValues(grow(values, (long) dataLength + more, dataLength));
     }
   }
 
-  private void ensureOffsets(int entries) {
-    if (((long) entries << 2) > offsetsCapacity) {
-      offsets = grow(offsets, (long) entries << 2, (position + 1) << 2);
+  private void ensureOffsets(long entries) {
+    if ((entries << 2) > offsetsCapacity) {
+      offsets = grow(offsets, entries << 2, (position + 1) << 2);
       offsetsAddress = Memory.address(offsets);
       offsetsCapacity = offsets.capacity();
     }
@@ -251,11 +260,12 @@ public final class ValueSink implements AutoCloseable {
     if (buf != null && buf.capacity() >= needed) {
       return buf;
     }
-    if (needed > Integer.MAX_VALUE - 16) {
-      throw new DecodeException("a batch of one column needs more than 2 GB: " + needed + " bytes");
+    if (needed > MAX_BUFFER) {
+      throw new DecodeException("a batch of one column needs " + needed + " bytes, more than the " + MAX_BUFFER
+          + " one buffer holds");
     }
     long capacity = Math.max(MIN_CAPACITY, buf == null ? needed : Math.max(needed, 2L * buf.capacity()));
-    ByteBuf bigger = source.buffer((int) Math.min(capacity, Integer.MAX_VALUE - 16));
+    ByteBuf bigger = source.buffer((int) Math.min(capacity, MAX_BUFFER));
     if (buf != null) {
       bigger.setBytes(0, buf, 0, Math.min(used, buf.capacity()));
       buf.release();
