@@ -41,7 +41,8 @@ final class FloorScan {
         ChunkLocation location = new ChunkLocation(meta.file(), rg.index(), chunk);
         try (FSDataInputStream in = FileOpener.open(fs, path, meta.fileLength(), options.readAheadHint())) {
           ChunkInput input = options.openChunk(in, meta, chunk, bufferSize, buffers);
-          PageDecompressor decompressor = new PageDecompressor(location, buffers, options.verifyChecksums());
+          PageDecompressor decompressor = new PageDecompressor(location, buffers, options.verifyChecksums(),
+              options.maxPageBytes());
           try (PageReader pages = new PageReader(input, location)) {
             Page page;
             while ((page = pages.next()) != null) {

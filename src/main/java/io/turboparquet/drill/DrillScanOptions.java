@@ -51,6 +51,15 @@ final class DrillScanOptions {
       b.coalescedReads(config.getCoalescedReads());
     }
     b.decodeAhead(config.getDecodeAhead() == null || config.getDecodeAhead());
+    if (config.getMaxPageBytes() != null) {
+      if (config.getMaxPageBytes() < ScanOptions.MIN_BUFFER_SIZE) {
+        throw UserException.validationError()
+            .message("turbo-parquet format property maxPageBytes must be at least %d bytes, not %d",
+                ScanOptions.MIN_BUFFER_SIZE, config.getMaxPageBytes())
+            .build(logger);
+      }
+      b.maxPageBytes(config.getMaxPageBytes());
+    }
     return b.build();
   }
 

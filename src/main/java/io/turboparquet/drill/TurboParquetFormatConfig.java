@@ -38,9 +38,14 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
    * operators work on the current one (default true); costs one more batch of memory per scan.
    */
   private final Boolean decodeAhead;
+  /**
+   * The largest uncompressed page a scan reads; a page header claiming more fails the query before
+   * anything is allocated for it (default: what one buffer can hold, 2 GiB - 16).
+   */
+  private final Integer maxPageBytes;
 
   public TurboParquetFormatConfig() {
-    this(null, null, null, null, null);
+    this(null, null, null, null, null, null);
   }
 
   @JsonCreator
@@ -48,12 +53,14 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
       @JsonProperty("parallelDecode") Boolean parallelDecode,
       @JsonProperty("verifyChecksums") Boolean verifyChecksums,
       @JsonProperty("coalescedReads") Boolean coalescedReads,
-      @JsonProperty("decodeAhead") Boolean decodeAhead) {
+      @JsonProperty("decodeAhead") Boolean decodeAhead,
+      @JsonProperty("maxPageBytes") Integer maxPageBytes) {
     this.memoryBudget = memoryBudget;
     this.parallelDecode = parallelDecode;
     this.verifyChecksums = verifyChecksums;
     this.coalescedReads = coalescedReads;
     this.decodeAhead = decodeAhead;
+    this.maxPageBytes = maxPageBytes;
   }
 
   @JsonProperty
@@ -81,6 +88,11 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
     return decodeAhead;
   }
 
+  @JsonProperty
+  public Integer getMaxPageBytes() {
+    return maxPageBytes;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof TurboParquetFormatConfig that
@@ -88,18 +100,19 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
         && Objects.equals(parallelDecode, that.parallelDecode)
         && Objects.equals(verifyChecksums, that.verifyChecksums)
         && Objects.equals(coalescedReads, that.coalescedReads)
-        && Objects.equals(decodeAhead, that.decodeAhead);
+        && Objects.equals(decodeAhead, that.decodeAhead)
+        && Objects.equals(maxPageBytes, that.maxPageBytes);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(NAME, memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead);
+    return Objects.hash(NAME, memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead, maxPageBytes);
   }
 
   @Override
   public String toString() {
     return "TurboParquetFormatConfig[memoryBudget=" + memoryBudget + ", parallelDecode=" + parallelDecode
         + ", verifyChecksums=" + verifyChecksums + ", coalescedReads=" + coalescedReads
-        + ", decodeAhead=" + decodeAhead + "]";
+        + ", decodeAhead=" + decodeAhead + ", maxPageBytes=" + maxPageBytes + "]";
   }
 }

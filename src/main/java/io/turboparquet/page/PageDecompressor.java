@@ -25,16 +25,24 @@ public final class PageDecompressor {
   private final CompressionCodec codec;
   private final BufferSource source;
   private final boolean verifyChecksums;
+  private final int maxPageBytes;
+  /** Claims within this many bytes of the codec's bound pass: headers and framing of tiny pages. */
+  private static final long EXPANSION_SLACK = 1024;
+  /** A claim above both this and {@link #MEASURE_RATIO} x the stored bytes is measured first. */
+  private static final long MEASURE_ABOVE = 32L << 20;
+  private static final long MEASURE_RATIO = 64;
   private Decompressor decompressor;
   private CRC32 crc;
   private ByteBuf spare;
   private ByteBuf handedOut;
 
-  public PageDecompressor(ChunkLocation location, BufferSource source, boolean verifyChecksums) {
+  /** @param maxPageBytes the largest uncompressed page read; larger claims are refused before allocating */
+  public PageDecompressor(ChunkLocation location, BufferSource source, boolean verifyChecksums, int maxPageBytes) {
     this.location = location;
     this.codec = location.chunk().codec();
     this.source = source;
     this.verifyChecksums = verifyChecksums;
+    this.maxPageBytes = maxPageBytes;
   }
 
   /**
@@ -60,28 +68,73 @@ public final class PageDecompressor {
           location.describe(), page.offset(), h.compressedSize(), h.uncompressedSize());
       return body.retainedDuplicate();
     }
+    checkClaim(page, levels);
     ByteBuf out = take(h.uncompressedSize());
     try {
       if (levels > 0) {
         out.setBytes(0, body, body.readerIndex(), levels);
       }
-      if (decompressor == null) {
-        decompressor = Decompressors.create(codec);
-      }
-      decompressor.decompress(body, body.readerIndex() + levels, h.compressedSize() - levels, out, levels,
+      decompressor().decompress(body, body.readerIndex() + levels, h.compressedSize() - levels, out, levels,
           h.uncompressedSize() - levels);
       out.writerIndex(h.uncompressedSize());
       return out;
     } catch (IOException | RuntimeException e) {
       recycle(out);
-      if (e instanceof UnsupportedOperationException) {
-        throw new UnsupportedOperationException("[" + location.file() + "] " + location.describe() + ": "
-            + e.getMessage(), e);
-      }
-      throw new ParquetCorruptionException(location.file(), location.describe() + ": cannot decompress the "
-          + h.type() + " at offset " + page.offset() + " (" + codec + ", " + h.compressedSize() + " -> "
-          + h.uncompressedSize() + " bytes): " + e.getMessage(), e);
+      throw failure(page, e);
     }
+  }
+
+  /** A codec's failure on {@code page}, with the file, chunk and page named. */
+  private IOException failure(Page page, Exception e) {
+    if (e instanceof UnsupportedOperationException) {
+      throw new UnsupportedOperationException("[" + location.file() + "] " + location.describe() + ": "
+          + e.getMessage(), e);
+    }
+    PageHeaderInfo h = page.header();
+    return new ParquetCorruptionException(location.file(), location.describe() + ": cannot decompress the "
+        + h.type() + " at offset " + page.offset() + " (" + codec + ", " + h.compressedSize() + " -> "
+        + h.uncompressedSize() + " bytes): " + e.getMessage(), e);
+  }
+
+  /**
+   * Checks a compressed page's declared size before a buffer of that size is allocated: within the
+   * page size limit, within what the codec's format can expand the stored bytes to, and, when the
+   * claim is large and far above the stored bytes, equal to what they really decompress to
+   * (measured through a small window; ZSTD, BROTLI and GZIP can expand far enough to need it).
+   */
+  private void checkClaim(Page page, int levels) throws IOException {
+    PageHeaderInfo h = page.header();
+    long stored = (long) h.compressedSize() - levels;
+    long claim = (long) h.uncompressedSize() - levels;
+    ParquetCorruptionException.validate(stored >= 0 && claim >= 0, location.file(),
+        "%s: page at offset %d has %d bytes of levels, more than its sizes (%d stored, %d uncompressed)",
+        location.describe(), page.offset(), levels, h.compressedSize(), h.uncompressedSize());
+    ParquetCorruptionException.validate(h.uncompressedSize() <= maxPageBytes, location.file(),
+        "%s: page at offset %d claims %d uncompressed bytes, more than the limit of %d (option maxPageBytes)",
+        location.describe(), page.offset(), h.uncompressedSize(), maxPageBytes);
+    long ratio = Decompressors.maxExpansion(codec);
+    ParquetCorruptionException.validate(ratio == Long.MAX_VALUE || claim <= stored * ratio + EXPANSION_SLACK,
+        location.file(), "%s: page at offset %d claims %d uncompressed bytes from %d %s bytes, more than %s can expand to",
+        location.describe(), page.offset(), h.uncompressedSize(), stored, codec, codec);
+    if (claim > MEASURE_ABOVE && claim > stored * MEASURE_RATIO) {
+      ByteBuf body = page.body();
+      long real;
+      try {
+        real = decompressor().measure(body, body.readerIndex() + levels, (int) stored, claim);
+      } catch (IOException | RuntimeException e) {
+        throw failure(page, e);
+      }
+      ParquetCorruptionException.validate(real < 0 || real == claim, location.file(),
+          "%s: page at offset %d decompresses to %s bytes of values, its header claims %d", location.describe(),
+          page.offset(), real > claim ? "more than " + claim : Long.toString(real), claim);
+    }
+  }
+
+  private Decompressor decompressor() {
+    if (decompressor == null) {
+      decompressor = Decompressors.create(codec);
+    }
+    return decompressor;
   }
 
   /** Gives back a buffer from {@link #decompress(Page)}: kept as the spare if it was ours, else released. */

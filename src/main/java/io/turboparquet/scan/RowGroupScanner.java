@@ -80,7 +80,7 @@ public final class RowGroupScanner implements AutoCloseable {
               ? new AsyncPageReader(pageReader, context.scanPool(), options.queueDepth(), prefetch)
               : pageReader;
         }
-        readers.add(new ColumnChunkReader(location, pages, input, context.buffers(), options.verifyChecksums(),
+        readers.add(new ColumnChunkReader(location, pages, input, context.buffers(), options,
             context.metrics()));
       }
     } catch (IOException | RuntimeException e) {

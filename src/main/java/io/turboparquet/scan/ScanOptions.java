@@ -37,6 +37,9 @@ import org.apache.hadoop.fs.FSDataInputStream;
  * @param decodeAhead with parallel decode, a consumer that calls {@link RowGroupScanner#decodeAhead}
  *     once it is done with a batch gets the next one decoded on the decode pool while it works on
  *     other things (one batch ahead per row group)
+ * @param maxPageBytes the largest uncompressed page a scan reads: a page header that claims more
+ *     is refused before anything is allocated for it (by default what one buffer can hold; a
+ *     shared cluster may want less)
  */
 public record ScanOptions(
     int scanThreads,
@@ -54,7 +57,8 @@ public record ScanOptions(
     long coalesceGap,
     int coalesceMaxSize,
     boolean prefetchRowGroups,
-    boolean decodeAhead) {
+    boolean decodeAhead,
+    int maxPageBytes) {
 
   /** The smallest read buffer the memory budget shrinks a column's buffer to. */
   public static final int MIN_BUFFER_SIZE = 4 * 1024;
@@ -69,6 +73,7 @@ public record ScanOptions(
     require(coalesceGap >= 0, "coalesceGap must not be negative: " + coalesceGap);
     require(coalesceMaxSize >= MIN_BUFFER_SIZE, "coalesceMaxSize must be at least " + MIN_BUFFER_SIZE + ": "
         + coalesceMaxSize);
+    require(maxPageBytes >= MIN_BUFFER_SIZE, "maxPageBytes must be at least " + MIN_BUFFER_SIZE + ": " + maxPageBytes);
   }
 
   /** The options as they were before coalesced reads existed; those take their defaults. */
@@ -78,7 +83,7 @@ public record ScanOptions(
     this(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint, queueDepth,
         parallelDecode, batchSize, memoryBudget, verifyChecksums, Builder.DEFAULT_COALESCED_READS,
         Builder.DEFAULT_COALESCE_GAP, Builder.DEFAULT_COALESCE_MAX_SIZE, Builder.DEFAULT_PREFETCH_ROW_GROUPS,
-        Builder.DEFAULT_DECODE_AHEAD);
+        Builder.DEFAULT_DECODE_AHEAD, Builder.DEFAULT_MAX_PAGE_BYTES);
   }
 
   private static void require(boolean condition, String message) {
@@ -101,7 +106,8 @@ public record ScanOptions(
         .bufferedReads(bufferedReads).bufferSize(bufferSize).readAheadHint(readAheadHint).queueDepth(queueDepth)
         .parallelDecode(parallelDecode).batchSize(batchSize).memoryBudget(memoryBudget)
         .verifyChecksums(verifyChecksums).coalescedReads(coalescedReads).coalesceGap(coalesceGap)
-        .coalesceMaxSize(coalesceMaxSize).prefetchRowGroups(prefetchRowGroups).decodeAhead(decodeAhead);
+        .coalesceMaxSize(coalesceMaxSize).prefetchRowGroups(prefetchRowGroups).decodeAhead(decodeAhead)
+        .maxPageBytes(maxPageBytes);
   }
 
   /**
@@ -141,6 +147,8 @@ public record ScanOptions(
     static final int DEFAULT_COALESCE_MAX_SIZE = 1 << 20;
     static final boolean DEFAULT_PREFETCH_ROW_GROUPS = true;
     static final boolean DEFAULT_DECODE_AHEAD = false;
+    /** What one buffer can hold: the format's own limit. */
+    static final int DEFAULT_MAX_PAGE_BYTES = Integer.MAX_VALUE - 16;
 
     private int scanThreads = 2 * Runtime.getRuntime().availableProcessors();
     private int decodeThreads = 2 * Runtime.getRuntime().availableProcessors();
@@ -158,6 +166,7 @@ public record ScanOptions(
     private int coalesceMaxSize = DEFAULT_COALESCE_MAX_SIZE;
     private boolean prefetchRowGroups = DEFAULT_PREFETCH_ROW_GROUPS;
     private boolean decodeAhead = DEFAULT_DECODE_AHEAD;
+    private int maxPageBytes = DEFAULT_MAX_PAGE_BYTES;
 
     public Builder scanThreads(int v) {
       scanThreads = v;
@@ -239,10 +248,15 @@ public record ScanOptions(
       return this;
     }
 
+    public Builder maxPageBytes(int v) {
+      maxPageBytes = v;
+      return this;
+    }
+
     public ScanOptions build() {
       return new ScanOptions(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint,
           queueDepth, parallelDecode, batchSize, memoryBudget, verifyChecksums, coalescedReads, coalesceGap,
-          coalesceMaxSize, prefetchRowGroups, decodeAhead);
+          coalesceMaxSize, prefetchRowGroups, decodeAhead, maxPageBytes);
     }
   }
 }

@@ -59,6 +59,23 @@ abstract class BaseDecompressor implements Decompressor {
     }
   }
 
+  @Override
+  public final long measure(ByteBuf src, int srcIndex, int srcLength, long limit) throws IOException {
+    checkRange(src, srcIndex, srcLength, "source");
+    try {
+      return measure(sourceView(src, srcIndex, srcLength), limit);
+    } catch (CodecException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw new CodecException(String.format("%s: cannot decompress %d-byte page: %s", codec, srcLength, e), e);
+    }
+  }
+
+  /** As {@link Decompressor#measure}, over {@code in}'s [position, limit); -1 by default. */
+  long measure(ByteBuffer in, long limit) throws IOException {
+    return -1;
+  }
+
   /**
    * Decompresses all of {@code in} (position 0, limit = compressed length) into {@code out}
    * (position 0, limit = capacity = uncompressed length), filling {@code out} exactly or throwing.

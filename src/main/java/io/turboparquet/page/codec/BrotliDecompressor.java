@@ -14,10 +14,22 @@ final class BrotliDecompressor extends BaseDecompressor {
   }
 
   @Override
-  void decompress(ByteBuffer in, ByteBuffer out) throws IOException {
+  long measure(ByteBuffer in, long limit) throws IOException {
+    try (InputStream brotli = new BrotliInputStream(new ByteBufferInputStream(in))) {
+      return StreamCopy.count(brotli, chunk(), limit);
+    }
+  }
+
+  private byte[] chunk() {
     if (chunk == null) {
       chunk = new byte[StreamCopy.CHUNK];
     }
+    return chunk;
+  }
+
+  @Override
+  void decompress(ByteBuffer in, ByteBuffer out) throws IOException {
+    byte[] chunk = chunk();
     long produced;
     try (InputStream brotli = new BrotliInputStream(new ByteBufferInputStream(in))) {
       produced = StreamCopy.readExactly(brotli, out, chunk);

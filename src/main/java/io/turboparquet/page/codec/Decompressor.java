@@ -27,4 +27,16 @@ public interface Decompressor {
    */
   void decompress(ByteBuf src, int srcIndex, int srcLength, ByteBuf dst, int dstIndex, int dstLength)
       throws IOException;
+
+  /**
+   * The bytes {@code src[srcIndex, srcIndex + srcLength)} really decompress to, found through a
+   * small window instead of a destination of that size, stopping once past {@code limit}; -1 when
+   * the codec cannot tell without a full destination. Lets a reader check an implausible size
+   * claim before it allocates for it.
+   *
+   * @throws IOException if the compressed bytes are corrupt
+   */
+  default long measure(ByteBuf src, int srcIndex, int srcLength, long limit) throws IOException {
+    return -1;
+  }
 }

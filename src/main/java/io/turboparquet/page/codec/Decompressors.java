@@ -23,4 +23,21 @@ public final class Decompressors {
       case LZ4_RAW -> new Lz4RawBlockDecompressor();
     };
   }
+
+  /**
+   * The most bytes one stored byte can decompress to, by the codec's format (rounded up), or
+   * {@link Long#MAX_VALUE} where the format sets no useful bound: SNAPPY's densest copy writes 64
+   * bytes for 3, an LZ4 match grows 255 bytes per extra byte, deflate tops out near 1032:1, a zstd
+   * RLE block writes 128 KiB for 4 bytes; a BROTLI stream can repeat without limit.
+   */
+  public static long maxExpansion(CompressionCodec codec) {
+    return switch (codec) {
+      case UNCOMPRESSED -> 1;
+      case SNAPPY -> 24;
+      case LZ4, LZ4_RAW -> 256;
+      case GZIP -> 1040;
+      case ZSTD -> 32768;
+      case BROTLI, LZO -> Long.MAX_VALUE;
+    };
+  }
 }

@@ -1,10 +1,13 @@
 package io.turboparquet.page.codec;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
+import java.util.zip.GZIPInputStream;
 import java.util.zip.Inflater;
+import java.util.zip.InflaterInputStream;
 
 /**
  * GZIP: one or more concatenated gzip members (RFC 1952), each header parsed here (FEXTRA, FNAME,
@@ -30,6 +33,16 @@ final class GzipDecompressor extends BaseDecompressor {
 
   GzipDecompressor() {
     super("GZIP", false);
+  }
+
+  /** Through the JDK's streams, which read concatenated gzip members (or one zlib stream) the same way. */
+  @Override
+  long measure(ByteBuffer in, long limit) throws IOException {
+    boolean gzip = in.limit() >= 2 && (in.get(0) & 0xFF) == 0x1F && (in.get(1) & 0xFF) == 0x8B;
+    InputStream raw = new ByteBufferInputStream(in);
+    try (InputStream inflated = gzip ? new GZIPInputStream(raw) : new InflaterInputStream(raw)) {
+      return StreamCopy.count(inflated, new byte[StreamCopy.CHUNK], limit);
+    }
   }
 
   @Override

@@ -40,4 +40,14 @@ final class StreamCopy {
     }
     return stream.read() < 0 ? out.limit() : out.limit() + 1L;
   }
+
+  /** Bytes {@code stream} yields, read through {@code chunk} and dropped, stopping once past {@code limit}. */
+  static long count(InputStream stream, byte[] chunk, long limit) throws IOException {
+    long total = 0;
+    int n;
+    while (total <= limit && (n = stream.read(chunk, 0, chunk.length)) >= 0) {
+      total += n;
+    }
+    return total;
+  }
 }

@@ -2,7 +2,9 @@ package io.turboparquet.page.codec;
 
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
+import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 
 /**
@@ -15,6 +17,14 @@ final class ZstdDecompressor extends BaseDecompressor {
 
   ZstdDecompressor() {
     super("ZSTD", true);
+  }
+
+  @Override
+  long measure(ByteBuffer in, long limit) throws IOException {
+    byte[] chunk = new byte[StreamCopy.CHUNK];
+    try (InputStream zstd = new ZstdInputStreamNoFinalizer(new ByteBufferInputStream(in))) {
+      return StreamCopy.count(zstd, chunk, limit);
+    }
   }
 
   @Override
