@@ -52,6 +52,8 @@ final class ColumnChunkReader implements AutoCloseable {
   private long pageOffset;
   private int pageEntries;
   private int entryIndex;
+  /** No data page with entries has been started yet: the next one must begin a record. */
+  private boolean firstDataPage = true;
   private int[] defs = new int[0];
   private int[] reps = new int[0];
   private byte[] scratch = new byte[0];
@@ -65,7 +67,7 @@ final class ColumnChunkReader implements AutoCloseable {
   private long bytesDecompressed;
 
   ColumnChunkReader(ChunkLocation location, PageSource pages, ChunkInput input, BufferSource source,
-      boolean verifyChecksums, ScanMetrics metrics) {
+      ScanOptions options, ScanMetrics metrics) {
     this.location = location;
     this.column = location.chunk().column();
     if (column.maxDefinitionLevel() > 255 || column.maxRepetitionLevel() > 255) {
@@ -74,7 +76,7 @@ final class ColumnChunkReader implements AutoCloseable {
     }
     this.pages = pages;
     this.input = input;
-    this.decompressor = new PageDecompressor(location, source, verifyChecksums);
+    this.decompressor = new PageDecompressor(location, source, options.verifyChecksums(), options.maxPageBytes());
     this.source = source;
     this.metrics = metrics;
     this.maxDef = column.maxDefinitionLevel();
@@ -103,9 +105,10 @@ final class ColumnChunkReader implements AutoCloseable {
         readNested(rows);
       }
       return batch;
-    } catch (DecodeException | IndexOutOfBoundsException | IllegalArgumentException e) {
-      throw new ParquetCorruptionException(location.file(), location.describe() + ": cannot decode the page at offset "
-          + pageOffset + ": " + e.getMessage(), e);
+    } catch (UnsupportedOperationException e) {
+      throw e;
+    } catch (RuntimeException e) { // no JDK exception leaves the core without the file and page
+      throw location.corruption(pageOffset, "cannot decode", e);
     } finally {
       long spent = System.nanoTime() - t0 - (waitNanos - waitBefore) - (decompressNanos - decompressBefore);
       decodeNanos += spent;
@@ -260,9 +263,10 @@ final class ColumnChunkReader implements AutoCloseable {
           return true;
         }
         releasePage(); // an empty page
-      } catch (DecodeException | IndexOutOfBoundsException | IllegalArgumentException e) {
-        throw new ParquetCorruptionException(location.file(), location.describe() + ": page at offset " + pageOffset
-            + ": " + e.getMessage(), e);
+      } catch (UnsupportedOperationException e) {
+        throw e;
+      } catch (RuntimeException e) {
+        throw location.corruption(pageOffset, "cannot read the page", e);
       } finally {
         p.release();
       }
@@ -321,16 +325,43 @@ final class ColumnChunkReader implements AutoCloseable {
     if (maxDef > 0) {
       nonNull = 0;
       int[] d = defs;
+      int over = 0; // negative once a level passes the maximum
       for (int i = 0; i < n; i++) {
-        if (d[i] == maxDef) {
-          nonNull++;
-        }
+        int v = d[i];
+        nonNull += v == maxDef ? 1 : 0;
+        over |= maxDef - v;
       }
+      ParquetCorruptionException.validate(over >= 0, location.file(),
+          "%s: page at offset %d has a definition level above the column's maximum %d", location.describe(),
+          pageOffset, maxDef);
     }
+    if (maxRep > 0 && n > 0) {
+      checkRepetitionLevels(h, n);
+    }
+    firstDataPage &= n == 0;
     decoder = decoderFor(h.encoding());
     decoder.init(page, off, end - off, nonNull);
     pageEntries = n;
     entryIndex = 0;
+  }
+
+  /**
+   * A record starts at repetition level 0: the chunk's first entry must be one, and so must every
+   * V2 page's (V2 pages begin records; V1 pages of old writers may continue one). No level passes
+   * the maximum. Consumers index by these levels, so a batch never carries others.
+   */
+  private void checkRepetitionLevels(PageHeaderInfo h, int n) throws IOException {
+    int[] r = reps;
+    ParquetCorruptionException.validate(r[0] == 0 || !(firstDataPage || h.type() == PageType.DATA_PAGE_V2),
+        location.file(), "%s: %s at offset %d starts with repetition level %d, not at a record", location.describe(),
+        firstDataPage ? "the first data page" : "the V2 data page", pageOffset, r[0]);
+    int over = 0;
+    for (int i = 0; i < n; i++) {
+      over |= maxRep - r[i];
+    }
+    ParquetCorruptionException.validate(over >= 0, location.file(),
+        "%s: page at offset %d has a repetition level above the column's maximum %d", location.describe(),
+        pageOffset, maxRep);
   }
 
   private int readV1Levels(Encoding encoding, int[] dst, int max, int off, int end, int n) throws IOException {

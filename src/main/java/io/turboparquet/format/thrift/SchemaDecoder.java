@@ -235,6 +235,10 @@ final class SchemaDecoder {
     if (parentPath.size() >= MAX_NESTING) {
       throw r.corrupt("the schema nests groups more than " + MAX_NESTING + " levels deep");
     }
+    if (next >= elements.size()) { // siblings' subtrees used up the elements their parent counted on
+      throw r.corrupt("SchemaElement.num_children of " + (parentPath.isEmpty() ? "the root" : String.join(".", parentPath))
+          + " counts more children than the " + elements.size() + " schema elements hold");
+    }
     Element e = elements.get(next++);
     List<String> path = new ArrayList<>(parentPath.size() + 1);
     path.addAll(parentPath);

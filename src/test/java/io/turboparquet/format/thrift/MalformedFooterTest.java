@@ -209,6 +209,25 @@ class MalformedFooterTest {
     assertTrue(e.getMessage().contains("limit of 8"), e.getMessage());
   }
 
+  /**
+   * The root counts two children that each fit the remaining elements, but the first is a group
+   * that takes the second's element as its own child: the count runs past the list.
+   */
+  @Test
+  void childCountsThatRunPastTheSchemaFail() {
+    CompactWriter w = new CompactWriter();
+    w.beginStruct();
+    w.i32(1, 2);
+    w.list(2, STRUCT, 3);
+    w.beginStruct().string(4, "schema").i32(5, 2).stop();
+    w.beginStruct().i32(3, 0).string(4, "g").i32(5, 1).stop();
+    w.beginStruct().i32(1, 1).i32(3, 0).string(4, "x").stop();
+    w.i64(3, 0);
+    w.list(4, STRUCT, 0);
+    w.stop();
+    fails(w.bytes(), "SchemaElement.num_children of the root", "3 schema elements");
+  }
+
   @Test
   void deepNestingAndOverlongVarintsFail() {
     CompactWriter w = new CompactWriter().beginStruct();
