@@ -7,7 +7,26 @@ import io.netty.util.internal.PlatformDependent;
  * Unchecked access to direct memory for the decoders' innermost loops, where netty's per-call
  * reference-count and bounds checks cost more than the work. Callers check bounds once per bulk
  * operation; where a buffer has no memory address (heap buffers, big-endian machines) they fall
- * back to the checked ByteBuf methods.
+ * back to the checked ByteBuf methods (tests run both: {@code UncheckedAccessTest}).
+ *
+ * <p>Every unchecked access, and the check that makes it safe (file bytes are never trusted):
+ * <ul>
+ *   <li>Destinations are a {@link ValueSink}'s buffers after {@code reserve} /
+ *       {@code reserveVariable}, which count in {@code long} and either make all the room asked
+ *       for (plus {@link ValueSink#SLACK}) or throw: a size can never wrap into a small buffer.
+ *   <li>{@code DictionaryDecoder} gathers read entries from heap arrays indexed by the decoded
+ *       indices, so an index out of range fails before any write; fixed-width entries of other
+ *       widths, whose offset {@code index x width} could wrap, check every index first. Slot
+ *       gathers reserve {@code k x longest entry + one slot}; the byte-array gather reserves the
+ *       indices' exact total, and reads whole longs only below the dictionary buffer's capacity
+ *       (its offsets were checked against its bytes when it was built).
+ *   <li>{@code PlainDecoders.Binary} reserves the rest of the section (plus {@link #SHORT_COPY})
+ *       and checks each length against the section before its copy; {@link #copyShort} reads
+ *       past a value only when the section's end is 48 bytes away.
+ *   <li>{@code BitUnpacker}'s in-place unpacking reads groups whose bytes the run header proved
+ *       to lie in the section, and 8 bytes past them only where the buffer has them.
+ *   <li>{@code ValueSink.appendBinary} checks the source range itself.
+ * </ul>
  */
 final class Memory {
   /** Unsafe is there and the machine is little-endian like Parquet. */
