@@ -335,8 +335,11 @@ final class ColumnChunkReader implements AutoCloseable {
           "%s: page at offset %d has a definition level above the column's maximum %d", location.describe(),
           pageOffset, maxDef);
     }
-    if (maxRep > 0 && n > 0) {
-      checkRepetitionLevels(h, n);
+    int rows = maxRep > 0 && n > 0 ? checkRepetitionLevels(h, n) : n;
+    if (h.type() == PageType.DATA_PAGE_V2) { // V2 headers count what the levels hold: they must agree
+      ParquetCorruptionException.validate(h.numNulls() == n - nonNull && h.numRows() == rows, location.file(),
+          "%s: V2 page at offset %d says %d nulls in %d rows, its levels hold %d in %d", location.describe(),
+          pageOffset, h.numNulls(), h.numRows(), n - nonNull, rows);
     }
     firstDataPage &= n == 0;
     decoder = decoderFor(h.encoding());
@@ -348,20 +351,25 @@ final class ColumnChunkReader implements AutoCloseable {
   /**
    * A record starts at repetition level 0: the chunk's first entry must be one, and so must every
    * V2 page's (V2 pages begin records; V1 pages of old writers may continue one). No level passes
-   * the maximum. Consumers index by these levels, so a batch never carries others.
+   * the maximum. Consumers index by these levels, so a batch never carries others. Returns the
+   * records that start in the page.
    */
-  private void checkRepetitionLevels(PageHeaderInfo h, int n) throws IOException {
+  private int checkRepetitionLevels(PageHeaderInfo h, int n) throws IOException {
     int[] r = reps;
     ParquetCorruptionException.validate(r[0] == 0 || !(firstDataPage || h.type() == PageType.DATA_PAGE_V2),
         location.file(), "%s: %s at offset %d starts with repetition level %d, not at a record", location.describe(),
         firstDataPage ? "the first data page" : "the V2 data page", pageOffset, r[0]);
     int over = 0;
+    int records = 0;
     for (int i = 0; i < n; i++) {
-      over |= maxRep - r[i];
+      int v = r[i];
+      records += v == 0 ? 1 : 0;
+      over |= maxRep - v;
     }
     ParquetCorruptionException.validate(over >= 0, location.file(),
         "%s: page at offset %d has a repetition level above the column's maximum %d", location.describe(),
         pageOffset, maxRep);
+    return records;
   }
 
   private int readV1Levels(Encoding encoding, int[] dst, int max, int off, int end, int n) throws IOException {
