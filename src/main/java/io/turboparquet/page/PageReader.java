@@ -6,6 +6,7 @@ import io.turboparquet.format.PageType;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.thrift.PageHeaderDecoder;
 import io.turboparquet.io.ChunkInput;
+import java.io.EOFException;
 import java.io.IOException;
 
 /**
@@ -39,7 +40,13 @@ public final class PageReader implements PageSource {
     while (valuesSeen < numValues) {
       long offset = input.position();
       PageHeaderInfo header = headers.read(input, offset, where);
-      ByteBuf body = input.getNext(header.compressedSize());
+      ByteBuf body;
+      try {
+        body = input.getNext(header.compressedSize());
+      } catch (EOFException e) { // the inputs check against the file's length before they allocate
+        throw location.corruption(offset, "its " + header.compressedSize() + " stored bytes run past the end of the file",
+            e);
+      }
       PageType type = header.type();
       if (type == PageType.DICTIONARY_PAGE) {
         if (seenDataPage) {

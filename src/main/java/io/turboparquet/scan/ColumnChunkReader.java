@@ -231,6 +231,20 @@ final class ColumnChunkReader implements AutoCloseable {
     return defined;
   }
 
+  /**
+   * After the row group's last row: the chunk must hold no more values, or the row group's row
+   * count and the chunk's pages disagree and the rows read so far cannot be trusted.
+   */
+  void checkExhausted() throws IOException {
+    try {
+      if (entryIndex < pageEntries || nextDataPage()) {
+        throw location.corruption(pageOffset, "the row group's rows end but the column chunk holds more values", null);
+      }
+    } finally {
+      releasePage();
+    }
+  }
+
   /** Moves to the next data page, loading any dictionary page on the way; false at the chunk's end. */
   private boolean nextDataPage() throws IOException {
     releasePage();

@@ -40,6 +40,7 @@ public final class RowGroupScanner implements AutoCloseable {
   private long rowsDone;
   /** The next batch's tasks, submitted by {@link #decodeAhead}; null when none are. */
   private List<DecodeTask> pending;
+  private boolean checkedEnd;
 
   /** Scans a row group, reading it coalesced when the options ask for that and it fits the budget. */
   public RowGroupScanner(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
@@ -143,6 +144,12 @@ public final class RowGroupScanner implements AutoCloseable {
   public Batch next() throws IOException {
     long remaining = rowGroup.numRows() - rowsDone;
     if (remaining <= 0) {
+      if (!checkedEnd) { // once the last batch is done with: no column may hold values past the rows
+        checkedEnd = true;
+        for (ColumnChunkReader r : readers) {
+          r.checkExhausted();
+        }
+      }
       return null;
     }
     int rows = (int) Math.min(context.options().batchSize(), remaining);
