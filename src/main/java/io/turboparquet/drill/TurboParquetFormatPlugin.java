@@ -171,7 +171,8 @@ public final class TurboParquetFormatPlugin implements FormatPlugin {
       drills.addSuppressed(e);
     }
     return UserException.dataReadError(drills)
-        .message("turbo-parquet could not read the footers of %s: %s", selection.getSelectionRoot(), drills)
+        .message("Drill's Parquet metadata (parquet-java, which plans turbo-parquet scans) could not read the "
+            + "footers of %s: %s", selection.getSelectionRoot(), drills)
         .addContext("Files", selection.getFiles().toString())
         .build(logger);
   }
