@@ -92,6 +92,11 @@ final class DrillColumn {
     }
     DataMode mode = c.isRequired() ? DataMode.REQUIRED : DataMode.OPTIONAL;
     String logical = c.logicalType() == null ? "" : c.logicalType().toUpperCase(Locale.ROOT);
+    if (logical.equals("UNKNOWN")) {
+      // The NULL logical type: parquet-java gives it no annotation, so Drill's reader reads the
+      // physical type (nullable INT for the usual optional INT32), all null as the pages hold nulls.
+      logical = "";
+    }
     int[] decimal = decimal(logical);
     if (decimal != null) {
       MajorType t = Types.withPrecisionAndScale(MinorType.VARDECIMAL, mode, decimal[0], decimal[1]);

@@ -1,8 +1,10 @@
 package io.turboparquet.drill;
 
+import io.turboparquet.format.FooterReader;
 import java.io.IOException;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.apache.drill.common.exceptions.UserException;
 import org.apache.drill.common.expression.SchemaPath;
 import org.apache.drill.common.logical.StoragePluginConfig;
 import org.apache.drill.exec.metastore.MetadataProviderManager;
@@ -18,10 +20,16 @@ import org.apache.drill.exec.store.dfs.FormatMatcher;
 import org.apache.drill.exec.store.dfs.FormatPlugin;
 import org.apache.drill.exec.store.dfs.MagicString;
 import org.apache.drill.exec.store.parquet.ParquetReaderConfig;
+import org.apache.drill.exec.util.ImpersonationUtil;
 import org.apache.drill.exec.planner.common.DrillStatsTable.TableStatistics;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Drill format plugin for {@code turbo-parquet}: Drill plans the scan (row-group parallelism,
@@ -29,6 +37,7 @@ import org.apache.hadoop.fs.Path;
  * Drill's Parquet metadata), and our scan core reads the row groups. Read-only.
  */
 public final class TurboParquetFormatPlugin implements FormatPlugin {
+  private static final Logger logger = LoggerFactory.getLogger(TurboParquetFormatPlugin.class);
   private static final String DEFAULT_NAME = TurboParquetFormatConfig.NAME;
   private static final List<Pattern> PATTERNS = List.of(Pattern.compile(".*\\.parquet$"));
   private static final List<MagicString> MAGIC = List.of(new MagicString(0, new byte[] {'P', 'A', 'R', '1'}));
@@ -119,12 +128,53 @@ public final class TurboParquetFormatPlugin implements FormatPlugin {
       OptionManager options, MetadataProviderManager metadataProviderManager) throws IOException {
     // Drill's metadata layer (footers, statistics, pruning) reads the files with its own options.
     ParquetReaderConfig readerConfig = ParquetReaderConfig.builder().withOptions(options).build();
-    TurboParquetGroupScan scan = new TurboParquetGroupScan(userName, selection, this, columns, readerConfig,
-        metadataProviderManager);
+    TurboParquetGroupScan scan;
+    try {
+      scan = new TurboParquetGroupScan(userName, selection, this, columns, readerConfig, metadataProviderManager);
+    } catch (UserException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw footerError(userName, selection, e);
+    }
     if (scan.getEntries().isEmpty()) {
       return new SchemalessScan(userName, scan.getSelectionRoot());
     }
     return scan;
+  }
+
+  /**
+   * Drill's metadata layer failed on a footer (a corrupt or truncated file) with an error that may not
+   * name the file: our footer decoder reads the selection's files again to find the first it rejects
+   * and say why; if it rejects none, Drill's error is reported against the selection.
+   */
+  private UserException footerError(String userName, FileSelection selection, Exception drills) {
+    try {
+      FileSystem fs = ImpersonationUtil.createFileSystem(ImpersonationUtil.resolveUserName(userName), fsConf);
+      for (Path selected : selection.getFiles()) {
+        RemoteIterator<LocatedFileStatus> files = fs.listFiles(selected, true);
+        while (files.hasNext()) {
+          Path file = files.next().getPath();
+          if (!PATTERNS.get(0).matcher(file.getName()).matches()) {
+            continue;
+          }
+          try (FSDataInputStream in = fs.open(file)) {
+            FooterReader.read(in, file.toString(), fs.getFileStatus(file).getLen());
+          } catch (IOException | RuntimeException e) {
+            return UserException.dataReadError(e)
+                .message("turbo-parquet could not read the footer of %s: %s", file, e.getMessage())
+                .addContext("File", file.toString())
+                .build(logger);
+          }
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      drills.addSuppressed(e);
+    }
+    return UserException.dataReadError(drills)
+        .message("Drill's Parquet metadata (parquet-java, which plans turbo-parquet scans) could not read the "
+            + "footers of %s: %s", selection.getSelectionRoot(), drills)
+        .addContext("Files", selection.getFiles().toString())
+        .build(logger);
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterReader;
 import io.turboparquet.testing.CorpusFiles;
 import io.turboparquet.testing.GeneratedFile;
+import io.turboparquet.testing.NullTypeFiles;
 import io.turboparquet.testing.OracleColumn.Entry;
 import io.turboparquet.testing.OracleDigest;
 import io.turboparquet.testing.TestFileGenerator;
@@ -177,6 +178,47 @@ public class TurboParquetDrillTest extends ClusterTest {
       Files.copy(CorpusFiles.file(name), copy);
       assertTrue(name, compareFile("corpus/" + name, copy, true));
     }
+  }
+
+  @Test
+  public void nullLogicalTypeAsTheBuiltInReader() throws Exception {
+    Path dir = Files.createDirectories(data.resolve("nulltype"));
+    Path allNull = NullTypeFiles.allNull(dir.resolve("all"), 3000);
+    Path withValues = NullTypeFiles.withValues(dir.resolve("values"), 3000);
+    for (Path file : List.of(allNull, withValues)) {
+      String t = "nulltype/" + dir.relativize(file);
+      same(t, "*");
+      same(t, "id, nothing, nothing_bin", "id > 100");
+      sameCount(t, "where nothing is null");
+    }
+    // All null, typed as the built-in reader types it (same() compared the types).
+    Result ours = run("select nothing from " + table("nulltype/all/null_type.parquet", TurboParquetFormatConfig.NAME));
+    assertTrue(ours.schema().toString(), ours.schema().get(0).contains("minor_type: INT")
+        && ours.schema().get(0).contains("mode: OPTIONAL"));
+    assertEquals(3000, ours.rows().size());
+    assertTrue(ours.rows().stream().allMatch(r -> r.equals("null | ")));
+  }
+
+  @Test
+  public void unknownLogicalTypeMember() throws Exception {
+    // Drill plans every Parquet scan from parquet-java's footers, and parquet-java 1.15 cannot convert
+    // an unknown LogicalType member: the query fails as a DATA_READ error naming the file, through
+    // either format. A copy without the annotation (the same pages) reads as the built-in reader reads it.
+    Path dir = Files.createDirectories(data.resolve("unknowntype"));
+    Path file = dir.resolve("unknown-logical-type.parquet");
+    Files.copy(Path.of(getClass().getResource("/parquet-testing/unknown-logical-type.parquet").toURI()), file);
+    try {
+      run("select * from " + table("unknowntype/unknown-logical-type.parquet", TurboParquetFormatConfig.NAME));
+      throw new AssertionError("Drill's planning read the footer of " + file);
+    } catch (org.apache.drill.common.exceptions.UserRemoteException e) {
+      assertEquals(e.getMessage(), org.apache.drill.exec.proto.UserBitShared.DrillPBError.ErrorType.DATA_READ,
+          e.getErrorType());
+      assertTrue(e.getMessage(), e.getMessage().contains(file.getFileName().toString()));
+    }
+    NullTypeFiles.withoutUnknownLogicalTypes(file, dir.resolve("readable.parquet"));
+    same("unknowntype/readable.parquet", "*");
+    assertEquals(3, run("select * from " + table("unknowntype/readable.parquet", TurboParquetFormatConfig.NAME))
+        .rows().size());
   }
 
   @Test

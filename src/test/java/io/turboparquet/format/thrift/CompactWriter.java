@@ -6,13 +6,13 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 
 /** Writes Thrift compact bytes by hand, so tests can build footers and headers writers never would. */
-final class CompactWriter {
+public final class CompactWriter {
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final Deque<Integer> lastIds = new ArrayDeque<>();
   private int lastId;
 
   /** A field header in short form when the delta allows it, else long form. */
-  CompactWriter field(int id, int type) {
+  public CompactWriter field(int id, int type) {
     int delta = id - lastId;
     if (delta > 0 && delta <= 15) {
       out.write(delta << 4 | type);
@@ -25,20 +25,20 @@ final class CompactWriter {
   }
 
   /** A field header forced into the long form. */
-  CompactWriter longField(int id, int type) {
+  public CompactWriter longField(int id, int type) {
     out.write(type);
     varint(zigzag(id));
     lastId = id;
     return this;
   }
 
-  CompactWriter beginStruct() {
+  public CompactWriter beginStruct() {
     lastIds.push(lastId);
     lastId = 0;
     return this;
   }
 
-  CompactWriter stop() {
+  public CompactWriter stop() {
     out.write(0);
     if (!lastIds.isEmpty()) {
       lastId = lastIds.pop();
@@ -46,46 +46,46 @@ final class CompactWriter {
     return this;
   }
 
-  CompactWriter i32(int id, int v) {
+  public CompactWriter i32(int id, int v) {
     field(id, CompactReader.I32);
     varint(zigzag(v));
     return this;
   }
 
-  CompactWriter i64(int id, long v) {
+  public CompactWriter i64(int id, long v) {
     field(id, CompactReader.I64);
     varint(zigzag(v));
     return this;
   }
 
-  CompactWriter bool(int id, boolean v) {
+  public CompactWriter bool(int id, boolean v) {
     return field(id, v ? CompactReader.BOOLEAN_TRUE : CompactReader.BOOLEAN_FALSE);
   }
 
-  CompactWriter string(int id, String s) {
+  public CompactWriter string(int id, String s) {
     field(id, CompactReader.BINARY);
     return rawString(s);
   }
 
-  CompactWriter rawString(String s) {
+  public CompactWriter rawString(String s) {
     byte[] b = s.getBytes(StandardCharsets.UTF_8);
     varint(b.length);
     out.write(b, 0, b.length);
     return this;
   }
 
-  CompactWriter struct(int id) {
+  public CompactWriter struct(int id) {
     field(id, CompactReader.STRUCT);
     return beginStruct();
   }
 
   /** A list header; sizes above 14 use the long form. */
-  CompactWriter list(int id, int elementType, int size) {
+  public CompactWriter list(int id, int elementType, int size) {
     field(id, CompactReader.LIST);
     return listHeader(elementType, size);
   }
 
-  CompactWriter listHeader(int elementType, int size) {
+  public CompactWriter listHeader(int elementType, int size) {
     if (size < 15) {
       out.write(size << 4 | elementType);
     } else {
@@ -95,19 +95,19 @@ final class CompactWriter {
     return this;
   }
 
-  CompactWriter rawZigzag(long v) {
+  public CompactWriter rawZigzag(long v) {
     varint(zigzag(v));
     return this;
   }
 
-  CompactWriter raw(int... bytes) {
+  public CompactWriter raw(int... bytes) {
     for (int b : bytes) {
       out.write(b);
     }
     return this;
   }
 
-  CompactWriter varint(long v) {
+  public CompactWriter varint(long v) {
     while ((v & ~0x7fL) != 0) {
       out.write((int) (v & 0x7f) | 0x80);
       v >>>= 7;
@@ -120,11 +120,11 @@ final class CompactWriter {
     return (v << 1) ^ (v >> 63);
   }
 
-  int size() {
+  public int size() {
     return out.size();
   }
 
-  byte[] bytes() {
+  public byte[] bytes() {
     return out.toByteArray();
   }
 }
