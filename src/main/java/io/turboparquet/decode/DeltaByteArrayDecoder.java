@@ -25,6 +25,9 @@ final class DeltaByteArrayDecoder implements ValuesDecoder {
   private byte[] previous = new byte[64];
   private int previousLength;
   private byte[] staged = new byte[0];
+  /** Decoded, checked lengths not yet consumed: {@code pre/suf[bufPos, bufEnd)}. */
+  private int bufPos;
+  private int bufEnd;
   private ByteBuf page;
   private int dataPos;
   private int end;
@@ -54,17 +57,26 @@ final class DeltaByteArrayDecoder implements ValuesDecoder {
     this.end = end;
     this.left = valueCount;
     this.previousLength = 0;
+    this.bufPos = 0;
+    this.bufEnd = 0;
   }
 
   @Override
   public void read(ValueSink sink, int n) {
     Sections.checkCount(name, n, left);
     for (int done = 0; done < n; ) {
-      int k = Math.min(chunk, n - done);
-      long total = nextLengths(k);
+      if (bufPos == bufEnd) {
+        refill();
+      }
+      int k = Math.min(bufEnd - bufPos, n - done);
+      int from = bufPos;
       if (fixedLength == ValueSink.VARIABLE) {
-        sink.reserveVariable(k, (int) Math.min(total, Integer.MAX_VALUE)); // the sink reports batches over 2 GB
-        for (int i = 0; i < k; i++) {
+        long total = 0;
+        for (int i = from; i < from + k; i++) {
+          total += (long) pre[i] + suf[i];
+        }
+        sink.reserveVariable(k, total);
+        for (int i = from; i < from + k; i++) {
           int len = rebuild(pre[i], suf[i]);
           sink.appendBinary(previous, 0, len);
         }
@@ -74,29 +86,60 @@ final class DeltaByteArrayDecoder implements ValuesDecoder {
           staged = new byte[k * w];
         }
         for (int i = 0; i < k; i++) {
-          System.arraycopy(previous, 0, staged, i * w, rebuild(pre[i], suf[i]));
+          System.arraycopy(previous, 0, staged, i * w, rebuild(pre[from + i], suf[from + i]));
         }
         ByteBuf out = sink.reserve(k);
         out.setBytes(sink.writeIndex(), staged, 0, k * w);
         sink.advance(k);
       }
+      bufPos += k;
       done += k;
+      left -= k; // counts the values not consumed, so refill never decodes past the page's values
     }
-    left -= n;
   }
 
   @Override
   public void skip(int n) {
     Sections.checkCount(name, n, left);
     for (int done = 0; done < n; ) {
-      int k = Math.min(chunk, n - done);
-      nextLengths(k);
-      for (int i = 0; i < k; i++) {
+      if (bufPos == bufEnd) {
+        refill();
+      }
+      int k = Math.min(bufEnd - bufPos, n - done);
+      for (int i = bufPos; i < bufPos + k; i++) {
         rebuild(pre[i], suf[i]);
       }
+      bufPos += k;
       done += k;
+      left -= k;
     }
-    left -= n;
+  }
+
+  /** Exact while the next values' lengths are decoded (up to a chunk); beyond, unknown. */
+  @Override
+  public long maxBytes(int n) {
+    if (n <= 0 || left == 0) {
+      return 0;
+    }
+    if (bufPos == bufEnd) {
+      refill();
+    }
+    if (n > bufEnd - bufPos) {
+      return Long.MAX_VALUE;
+    }
+    long total = 0;
+    for (int i = bufPos; i < bufPos + n; i++) {
+      total += (long) pre[i] + suf[i];
+    }
+    return total;
+  }
+
+  /** Decodes and checks the next lengths (a chunk, at most the values left); only once all are consumed. */
+  private void refill() {
+    int k = Math.min(chunk, left);
+    nextLengths(k);
+    bufPos = 0;
+    bufEnd = k;
   }
 
   /**
