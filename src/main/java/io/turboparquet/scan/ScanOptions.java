@@ -37,6 +37,10 @@ import org.apache.hadoop.fs.FSDataInputStream;
  * @param decodeAhead with parallel decode, a consumer that calls {@link RowGroupScanner#decodeAhead}
  *     once it is done with a batch gets the next one decoded on the decode pool while it works on
  *     other things (one batch ahead per row group)
+ * @param batchBytes most bytes of values one column holds in one batch (data bytes of a variable-width
+ *     column, value slots of a fixed-width one): a batch ends early, at a record boundary, when the
+ *     next records would pass it, and every column of the batch then holds that many rows; a single
+ *     record larger than this still makes a batch of one record, up to the hard 2 GiB cap
  */
 public record ScanOptions(
     int scanThreads,
@@ -54,10 +58,13 @@ public record ScanOptions(
     long coalesceGap,
     int coalesceMaxSize,
     boolean prefetchRowGroups,
-    boolean decodeAhead) {
+    boolean decodeAhead,
+    long batchBytes) {
 
   /** The smallest read buffer the memory budget shrinks a column's buffer to. */
   public static final int MIN_BUFFER_SIZE = 4 * 1024;
+  /** The largest {@code batchBytes}: 2 GiB less 1 MiB of room for decoders' reservations. */
+  public static final long MAX_BATCH_BYTES = (1L << 31) - (1L << 20);
 
   public ScanOptions {
     require(scanThreads >= 1, "scanThreads must be at least 1: " + scanThreads);
@@ -69,6 +76,8 @@ public record ScanOptions(
     require(coalesceGap >= 0, "coalesceGap must not be negative: " + coalesceGap);
     require(coalesceMaxSize >= MIN_BUFFER_SIZE, "coalesceMaxSize must be at least " + MIN_BUFFER_SIZE + ": "
         + coalesceMaxSize);
+    require(batchBytes >= 1 && batchBytes <= MAX_BATCH_BYTES, "batchBytes must be between 1 and " + MAX_BATCH_BYTES
+        + ": " + batchBytes);
   }
 
   /** The options as they were before coalesced reads existed; those take their defaults. */
@@ -78,7 +87,7 @@ public record ScanOptions(
     this(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint, queueDepth,
         parallelDecode, batchSize, memoryBudget, verifyChecksums, Builder.DEFAULT_COALESCED_READS,
         Builder.DEFAULT_COALESCE_GAP, Builder.DEFAULT_COALESCE_MAX_SIZE, Builder.DEFAULT_PREFETCH_ROW_GROUPS,
-        Builder.DEFAULT_DECODE_AHEAD);
+        Builder.DEFAULT_DECODE_AHEAD, Builder.DEFAULT_BATCH_BYTES);
   }
 
   private static void require(boolean condition, String message) {
@@ -101,7 +110,8 @@ public record ScanOptions(
         .bufferedReads(bufferedReads).bufferSize(bufferSize).readAheadHint(readAheadHint).queueDepth(queueDepth)
         .parallelDecode(parallelDecode).batchSize(batchSize).memoryBudget(memoryBudget)
         .verifyChecksums(verifyChecksums).coalescedReads(coalescedReads).coalesceGap(coalesceGap)
-        .coalesceMaxSize(coalesceMaxSize).prefetchRowGroups(prefetchRowGroups).decodeAhead(decodeAhead);
+        .coalesceMaxSize(coalesceMaxSize).prefetchRowGroups(prefetchRowGroups).decodeAhead(decodeAhead)
+        .batchBytes(batchBytes);
   }
 
   /**
@@ -141,6 +151,7 @@ public record ScanOptions(
     static final int DEFAULT_COALESCE_MAX_SIZE = 1 << 20;
     static final boolean DEFAULT_PREFETCH_ROW_GROUPS = true;
     static final boolean DEFAULT_DECODE_AHEAD = false;
+    static final long DEFAULT_BATCH_BYTES = 256L << 20;
 
     private int scanThreads = 2 * Runtime.getRuntime().availableProcessors();
     private int decodeThreads = 2 * Runtime.getRuntime().availableProcessors();
@@ -158,6 +169,7 @@ public record ScanOptions(
     private int coalesceMaxSize = DEFAULT_COALESCE_MAX_SIZE;
     private boolean prefetchRowGroups = DEFAULT_PREFETCH_ROW_GROUPS;
     private boolean decodeAhead = DEFAULT_DECODE_AHEAD;
+    private long batchBytes = DEFAULT_BATCH_BYTES;
 
     public Builder scanThreads(int v) {
       scanThreads = v;
@@ -239,10 +251,15 @@ public record ScanOptions(
       return this;
     }
 
+    public Builder batchBytes(long v) {
+      batchBytes = v;
+      return this;
+    }
+
     public ScanOptions build() {
       return new ScanOptions(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint,
           queueDepth, parallelDecode, batchSize, memoryBudget, verifyChecksums, coalescedReads, coalesceGap,
-          coalesceMaxSize, prefetchRowGroups, decodeAhead);
+          coalesceMaxSize, prefetchRowGroups, decodeAhead, batchBytes);
     }
   }
 }
