@@ -234,6 +234,13 @@ public final class ValueSink implements AutoCloseable {
 
   private void ensureData(long more) {
     if ((long) dataLength + more > valuesCapacity) {
+      if (dataLength == 0 && values != null) {
+        // Nothing to keep: free the old buffer first, so a huge batch never holds both.
+        values.release();
+        values = null;
+        valuesAddress = 0;
+        valuesCapacity = 0;
+      }
       setValues(grow(values, (long) dataLength + more, dataLength));
     }
   }
@@ -260,7 +267,9 @@ public final class ValueSink implements AutoCloseable {
     if (needed > MAX_BYTES) {
       throw new DecodeException("a batch of one column needs more than 2 GB: " + needed + " bytes");
     }
-    long capacity = Math.max(MIN_CAPACITY, buf == null ? needed : Math.max(needed, 2L * buf.capacity()));
+    // Doubling, but never more than 256 MiB past what is needed: batches of huge values stay near their size.
+    long capacity = Math.max(MIN_CAPACITY, buf == null ? needed
+        : Math.max(needed, Math.min(2L * buf.capacity(), needed + (256L << 20))));
     ByteBuf bigger = source.buffer((int) Math.min(capacity, Integer.MAX_VALUE - 16));
     if (buf != null) {
       bigger.setBytes(0, buf, 0, Math.min(used, buf.capacity()));
