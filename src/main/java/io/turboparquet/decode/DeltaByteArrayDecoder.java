@@ -20,14 +20,19 @@ final class DeltaByteArrayDecoder implements ValuesDecoder {
   private final int chunk;
   private final DeltaBinaryPackedReader prefixes;
   private final DeltaBinaryPackedReader suffixes;
-  private final int[] pre = new int[CHUNK];
-  private final int[] suf = new int[CHUNK];
+  /** Most lengths {@link #maxBytes} decodes ahead; beyond, its bound is unknown. */
+  private static final int MAX_LOOKAHEAD = 1 << 16;
+  private int[] pre = new int[CHUNK];
+  private int[] suf = new int[CHUNK];
   private byte[] previous = new byte[64];
   private int previousLength;
   private byte[] staged = new byte[0];
   /** Decoded, checked lengths not yet consumed: {@code pre/suf[bufPos, bufEnd)}. */
   private int bufPos;
   private int bufEnd;
+  /** The length of the last decoded value and the suffix bytes of the unconsumed ones. */
+  private long bufLastLength;
+  private long bufSuffixBytes;
   private ByteBuf page;
   private int dataPos;
   private int end;
@@ -59,6 +64,7 @@ final class DeltaByteArrayDecoder implements ValuesDecoder {
     this.previousLength = 0;
     this.bufPos = 0;
     this.bufEnd = 0;
+    this.bufSuffixBytes = 0;
   }
 
   @Override
@@ -68,7 +74,7 @@ final class DeltaByteArrayDecoder implements ValuesDecoder {
       if (bufPos == bufEnd) {
         refill();
       }
-      int k = Math.min(bufEnd - bufPos, n - done);
+      int k = Math.min(Math.min(bufEnd - bufPos, n - done), chunk);
       int from = bufPos;
       if (fixedLength == ValueSink.VARIABLE) {
         long total = 0;
@@ -115,17 +121,22 @@ final class DeltaByteArrayDecoder implements ValuesDecoder {
     }
   }
 
-  /** Exact while the next values' lengths are decoded (up to a chunk); beyond, unknown. */
+  /**
+   * Exact: decodes the next values' lengths ahead as needed (up to {@link #MAX_LOOKAHEAD} of them);
+   * beyond that, unknown.
+   */
   @Override
   public long maxBytes(int n) {
-    if (n <= 0 || left == 0) {
+    n = Math.min(n, left);
+    if (n <= 0) {
       return 0;
     }
-    if (bufPos == bufEnd) {
-      refill();
-    }
-    if (n > bufEnd - bufPos) {
+    if (n > MAX_LOOKAHEAD) {
       return Long.MAX_VALUE;
+    }
+    int buffered = bufEnd - bufPos;
+    if (buffered < n) {
+      append(n - buffered);
     }
     long total = 0;
     for (int i = bufPos; i < bufPos + n; i++) {
@@ -134,26 +145,44 @@ final class DeltaByteArrayDecoder implements ValuesDecoder {
     return total;
   }
 
-  /** Decodes and checks the next lengths (a chunk, at most the values left); only once all are consumed. */
+  /** Decodes and checks the next lengths (a chunk, at most the values left) once all are consumed. */
   private void refill() {
-    int k = Math.min(chunk, left);
-    nextLengths(k);
-    bufPos = 0;
-    bufEnd = k;
+    append(Math.min(chunk, left));
+  }
+
+  /** Decodes and checks {@code k} more lengths (at most the values not yet buffered) after the buffered ones. */
+  private void append(int k) {
+    if (bufPos == bufEnd) {
+      bufPos = bufEnd = 0;
+    }
+    if (bufEnd + k > pre.length) {
+      int buffered = bufEnd - bufPos;
+      int size = Math.max(buffered + k, pre.length);
+      int[] p = size > pre.length ? new int[size] : pre;
+      int[] q = size > suf.length ? new int[size] : suf;
+      System.arraycopy(pre, bufPos, p, 0, buffered);
+      System.arraycopy(suf, bufPos, q, 0, buffered);
+      pre = p;
+      suf = q;
+      bufPos = 0;
+      bufEnd = buffered;
+    }
+    nextLengths(bufEnd, k, bufEnd > bufPos ? bufLastLength : previousLength);
+    bufEnd += k;
   }
 
   /**
-   * Decodes the next {@code k} prefix and suffix lengths and validates them all (prefix within the
-   * previous value, suffix bytes within the section, FIXED_LEN_BYTE_ARRAY lengths exact) before any
-   * value is built; returns the chunk's total value bytes.
+   * Decodes the next {@code k} prefix and suffix lengths into {@code pre/suf[at, at + k)} and
+   * validates them all (prefix within the previous value, whose length is {@code prevLength},
+   * suffix bytes within the section with those already buffered, FIXED_LEN_BYTE_ARRAY lengths
+   * exact) before any value is built.
    */
-  private long nextLengths(int k) {
-    prefixes.readInts(pre, 0, k);
-    suffixes.readInts(suf, 0, k);
-    long prevLen = previousLength;
+  private void nextLengths(int at, int k, long prevLength) {
+    prefixes.readInts(pre, at, k);
+    suffixes.readInts(suf, at, k);
+    long prevLen = prevLength;
     long suffixBytes = 0;
-    long total = 0;
-    for (int i = 0; i < k; i++) {
+    for (int i = at; i < at + k; i++) {
       int p = pre[i];
       int s = suf[i];
       if (p < 0 || p > prevLen) {
@@ -167,13 +196,14 @@ final class DeltaByteArrayDecoder implements ValuesDecoder {
         throw new DecodeException(name + " value of " + len + " bytes in a column of type length " + fixedLength);
       }
       suffixBytes += s;
-      total += len;
       prevLen = len;
     }
-    if (suffixBytes > end - dataPos) {
-      throw new DecodeException(name + " suffixes need " + suffixBytes + " bytes but only " + (end - dataPos) + " are left");
+    if (bufSuffixBytes + suffixBytes > end - dataPos) {
+      throw new DecodeException(name + " suffixes need " + (bufSuffixBytes + suffixBytes) + " bytes but only "
+          + (end - dataPos) + " are left");
     }
-    return total;
+    bufSuffixBytes += suffixBytes;
+    bufLastLength = prevLen;
   }
 
   /** Turns {@link #previous} into the next value: its first {@code prefix} bytes, then the suffix. */
@@ -186,6 +216,7 @@ final class DeltaByteArrayDecoder implements ValuesDecoder {
     }
     page.getBytes(dataPos, previous, prefix, suffix);
     dataPos += suffix;
+    bufSuffixBytes -= suffix;
     previousLength = len;
     return len;
   }

@@ -320,7 +320,9 @@ public final class ValueSink implements AutoCloseable {
     int start = other.offsets.getIntLE(from << 2);
     int bytes = other.offsets.getIntLE(to << 2) - start;
     reserveVariable(n, bytes);
-    values.setBytes(dataLength, other.values, start, bytes);
+    if (bytes > 0) { // a sink of only empty values may have no data buffer
+      values.setBytes(dataLength, other.values, start, bytes);
+    }
     int shift = dataLength - start;
     for (int i = 1; i <= n; i++) {
       offsets.setIntLE((position + i) << 2, other.offsets.getIntLE((from + i) << 2) + shift);

@@ -149,13 +149,10 @@ final class ColumnChunkReader implements AutoCloseable {
         break;
       }
       int k = Math.min(rows - done, pageEntries - entryIndex);
-      boolean full = false;
       if (bounded) {
-        int fit = fitFlat(k, done);
-        full = fit < k;
-        k = fit;
+        k = fitFlat(k, done); // near the limit, a few rows at a time, while the next row's bound fits
         if (k == 0) {
-          break;
+          break; // the batch is full
         }
       }
       if (maxDef == 0) {
@@ -166,9 +163,6 @@ final class ColumnChunkReader implements AutoCloseable {
       }
       entryIndex += k;
       done += k;
-      if (full) {
-        break;
-      }
     }
     batch.set(done, done, nonNull, maxDef == 0 ? null : validity, null, null);
   }
@@ -183,16 +177,19 @@ final class ColumnChunkReader implements AutoCloseable {
     if (decoder.maxBytes(k) <= room) {
       return k;
     }
-    int[] defined = cutDefined(k + 1);
-    defined[0] = 0;
-    for (int i = 0; i < k; i++) {
-      defined[i + 1] = defined[i] + (maxDef == 0 || defs[entryIndex + i] == maxDef ? 1 : 0);
+    int[] defined = null; // defined values before each row; required columns: the row index itself
+    if (maxDef > 0) {
+      defined = cutDefined(k + 1);
+      defined[0] = 0;
+      for (int i = 0; i < k; i++) {
+        defined[i + 1] = defined[i] + (defs[entryIndex + i] == maxDef ? 1 : 0);
+      }
     }
     int lo = 0; // fits
     int hi = k; // does not fit
     while (hi - lo > 1) {
       int mid = (lo + hi) >>> 1;
-      if (decoder.maxBytes(defined[mid]) <= room) {
+      if (decoder.maxBytes(defined == null ? mid : defined[mid]) <= room) {
         lo = mid;
       } else {
         hi = mid;
@@ -261,6 +258,7 @@ final class ColumnChunkReader implements AutoCloseable {
         }
         i++;
       }
+      boolean partial = false;
       if (i > start && nestedBound(i - start) > byteLimit - sink.byteSize()) {
         int cut = fitNested(start, i, rowsDone);
         if (cut < i) {
@@ -268,6 +266,7 @@ final class ColumnChunkReader implements AutoCloseable {
           for (int j = start; j < cut; j++) {
             spanRows += r[j] == 0 ? 1 : 0;
           }
+          partial = true;
           i = cut;
         }
       }
@@ -278,6 +277,9 @@ final class ColumnChunkReader implements AutoCloseable {
         entryIndex = i;
       }
       rowsDone += spanRows;
+      if (partial && k > 0) {
+        continue; // near the limit, a few records at a time, while the next record's bound fits
+      }
       if (i < pageEntries) {
         break; // the next row starts here and the batch is full
       }
