@@ -51,7 +51,32 @@ final class DrillScanOptions {
       b.coalescedReads(config.getCoalescedReads());
     }
     b.decodeAhead(config.getDecodeAhead() == null || config.getDecodeAhead());
+    b.batchBytes(batchBytes(options, config));
     return b.build();
+  }
+
+  /**
+   * Bytes of values one column may hold in one batch: the format config's {@code batchBytes} when
+   * set; else {@code store.parquet.flat.batch.memory_size} (a column never holds more than the whole
+   * batch may), or when that is 0 Drill's operator output batch size (16 MiB), as
+   * {@link #batchRows} reads them; at most {@link ScanOptions#MAX_BATCH_BYTES}.
+   */
+  static long batchBytes(OptionManager options, TurboParquetFormatConfig config) {
+    Long set = config.getBatchBytes();
+    if (set != null) {
+      if (set < 1 || set > ScanOptions.MAX_BATCH_BYTES) {
+        throw UserException.validationError()
+            .message("turbo-parquet format property batchBytes must be between 1 and %d, not %d",
+                ScanOptions.MAX_BATCH_BYTES, set)
+            .build(logger);
+      }
+      return set;
+    }
+    long memory = options.getLong(ExecConstants.PARQUET_FLAT_BATCH_MEMORY_SIZE);
+    if (memory <= 0) {
+      memory = options.getLong(ExecConstants.OUTPUT_BATCH_SIZE);
+    }
+    return memory <= 0 ? ScanOptions.defaults().batchBytes() : Math.min(memory, ScanOptions.MAX_BATCH_BYTES);
   }
 
   /**

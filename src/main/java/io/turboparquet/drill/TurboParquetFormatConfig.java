@@ -38,9 +38,15 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
    * operators work on the current one (default true); costs one more batch of memory per scan.
    */
   private final Boolean decodeAhead;
+  /**
+   * Most bytes of values one column holds in one batch; a batch ends early, at a record boundary,
+   * before a column passes it. Null follows {@code store.parquet.flat.batch.memory_size} (or, when
+   * that is 0, Drill's operator output batch size, 16 MiB).
+   */
+  private final Long batchBytes;
 
   public TurboParquetFormatConfig() {
-    this(null, null, null, null, null);
+    this(null, null, null, null, null, null);
   }
 
   @JsonCreator
@@ -48,12 +54,14 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
       @JsonProperty("parallelDecode") Boolean parallelDecode,
       @JsonProperty("verifyChecksums") Boolean verifyChecksums,
       @JsonProperty("coalescedReads") Boolean coalescedReads,
-      @JsonProperty("decodeAhead") Boolean decodeAhead) {
+      @JsonProperty("decodeAhead") Boolean decodeAhead,
+      @JsonProperty("batchBytes") Long batchBytes) {
     this.memoryBudget = memoryBudget;
     this.parallelDecode = parallelDecode;
     this.verifyChecksums = verifyChecksums;
     this.coalescedReads = coalescedReads;
     this.decodeAhead = decodeAhead;
+    this.batchBytes = batchBytes;
   }
 
   @JsonProperty
@@ -81,6 +89,11 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
     return decodeAhead;
   }
 
+  @JsonProperty
+  public Long getBatchBytes() {
+    return batchBytes;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof TurboParquetFormatConfig that
@@ -88,18 +101,19 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
         && Objects.equals(parallelDecode, that.parallelDecode)
         && Objects.equals(verifyChecksums, that.verifyChecksums)
         && Objects.equals(coalescedReads, that.coalescedReads)
-        && Objects.equals(decodeAhead, that.decodeAhead);
+        && Objects.equals(decodeAhead, that.decodeAhead)
+        && Objects.equals(batchBytes, that.batchBytes);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(NAME, memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead);
+    return Objects.hash(NAME, memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead, batchBytes);
   }
 
   @Override
   public String toString() {
     return "TurboParquetFormatConfig[memoryBudget=" + memoryBudget + ", parallelDecode=" + parallelDecode
         + ", verifyChecksums=" + verifyChecksums + ", coalescedReads=" + coalescedReads
-        + ", decodeAhead=" + decodeAhead + "]";
+        + ", decodeAhead=" + decodeAhead + ", batchBytes=" + batchBytes + "]";
   }
 }
