@@ -184,6 +184,9 @@ final class ColumnChunkReader implements AutoCloseable {
       for (int i = 0; i < k; i++) {
         defined[i + 1] = defined[i] + (defs[entryIndex + i] == maxDef ? 1 : 0);
       }
+      if (decoder.maxBytes(defined[k]) <= room) {
+        return k; // the nulls made the first bound too high
+      }
     }
     int lo = 0; // fits
     int hi = k; // does not fit
