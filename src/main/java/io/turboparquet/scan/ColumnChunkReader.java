@@ -80,9 +80,15 @@ final class ColumnChunkReader implements AutoCloseable {
   private int carryRows;
   private int carryEntries;
   private int carryNonNull;
-  /** Record cut points of a span (entry index, defined values before it), for the slow limit path. */
-  private int[] cutAt = new int[0];
-  private int[] cutDefined = new int[0];
+  /**
+   * For the slow limit path, made once per page on first use: defined values before each entry
+   * ({@code pageDefined[0, pageEntries]}) and, for nested columns, the entries that start a record.
+   */
+  private int[] pageDefined = new int[0];
+  private int[] pageStarts = new int[0];
+  private int pageStartCount;
+  private long pageSerial;
+  private long pageDefinedSerial = -1;
 
   ColumnChunkReader(ChunkLocation location, PageSource pages, ChunkInput input, BufferSource source,
       boolean verifyChecksums, ScanMetrics metrics) {
@@ -177,22 +183,16 @@ final class ColumnChunkReader implements AutoCloseable {
     if (decoder.maxBytes(k) <= room) {
       return k;
     }
-    int[] defined = null; // defined values before each row; required columns: the row index itself
-    if (maxDef > 0) {
-      defined = cutDefined(k + 1);
-      defined[0] = 0;
-      for (int i = 0; i < k; i++) {
-        defined[i + 1] = defined[i] + (defs[entryIndex + i] == maxDef ? 1 : 0);
-      }
-      if (decoder.maxBytes(defined[k]) <= room) {
-        return k; // the nulls made the first bound too high
-      }
+    int[] defined = maxDef == 0 ? null : pageDefined(); // required columns: one value per row
+    int base = entryIndex;
+    if (defined != null && decoder.maxBytes(defined[base + k] - defined[base]) <= room) {
+      return k; // the nulls made the first bound too high
     }
     int lo = 0; // fits
     int hi = k; // does not fit
     while (hi - lo > 1) {
       int mid = (lo + hi) >>> 1;
-      if (decoder.maxBytes(defined == null ? mid : defined[mid]) <= room) {
+      if (decoder.maxBytes(defined == null ? mid : defined[base + mid] - defined[base]) <= room) {
         lo = mid;
       } else {
         hi = mid;
@@ -303,48 +303,85 @@ final class ColumnChunkReader implements AutoCloseable {
    * whatever its size.
    */
   private int fitNested(int start, int end, int rowsDone) {
-    int[] at = cutAt(end - start + 1);
-    int[] defined = cutDefined(end - start + 1);
-    int n = 0;
-    int def = 0;
-    for (int j = start; j < end; j++) {
-      if (j > start && reps[j] == 0) {
-        at[n] = j;
-        defined[n++] = def;
-      }
-      def += defs[j] == maxDef ? 1 : 0;
-    }
-    at[n] = end;
-    defined[n++] = def;
+    int[] defined = pageDefined();
+    int[] starts = pageStarts;
+    // Candidate ends: the record starts in (start, end), then end itself.
+    int from = firstAbove(starts, pageStartCount, start);
+    int n = firstAtLeast(starts, pageStartCount, end) - from + 1;
     long room = byteLimit - sink.byteSize();
     int lo = -1; // fits
     int hi = n; // does not fit
     while (hi - lo > 1) {
       int mid = (lo + hi) >>> 1;
-      if (nestedBound(defined[mid]) <= room) {
+      int cut = mid == n - 1 ? end : starts[from + mid];
+      if (nestedBound(defined[cut] - defined[start]) <= room) {
         lo = mid;
       } else {
         hi = mid;
       }
     }
     if (lo >= 0) {
-      return at[lo];
+      return lo == n - 1 ? end : starts[from + lo];
     }
-    return reps[start] == 0 && rowsDone > 0 ? start : at[0];
+    if (reps[start] == 0 && rowsDone > 0) {
+      return start;
+    }
+    return n == 1 ? end : starts[from];
   }
 
-  private int[] cutAt(int n) {
-    if (cutAt.length < n) {
-      cutAt = new int[Math.max(n, cutAt.length * 2)];
+  /** Index of the first of {@code a[0, count)} (ascending) above {@code v}. */
+  private static int firstAbove(int[] a, int count, int v) {
+    int lo = 0;
+    int hi = count;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (a[mid] <= v) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
     }
-    return cutAt;
+    return lo;
   }
 
-  private int[] cutDefined(int n) {
-    if (cutDefined.length < n) {
-      cutDefined = new int[Math.max(n, cutDefined.length * 2)];
+  /** Index of the first of {@code a[0, count)} (ascending) at least {@code v}. */
+  private static int firstAtLeast(int[] a, int count, int v) {
+    return firstAbove(a, count, v - 1);
+  }
+
+  /**
+   * Defined values before each entry of the current page (and, for nested columns, its record
+   * starts in {@link #pageStarts}), made once per page, the first time a batch nears its limit.
+   */
+  private int[] pageDefined() {
+    if (pageDefinedSerial == pageSerial) {
+      return pageDefined;
     }
-    return cutDefined;
+    int n = pageEntries;
+    if (pageDefined.length < n + 1) {
+      pageDefined = new int[Math.max(n + 1, pageDefined.length * 2)];
+    }
+    int[] d = defs;
+    int[] out = pageDefined;
+    out[0] = 0;
+    for (int i = 0; i < n; i++) {
+      out[i + 1] = out[i] + (d[i] == maxDef ? 1 : 0);
+    }
+    if (maxRep > 0) {
+      if (pageStarts.length < n) {
+        pageStarts = new int[Math.max(n, pageStarts.length * 2)];
+      }
+      int count = 0;
+      int[] r = reps;
+      for (int i = 0; i < n; i++) {
+        if (r[i] == 0) {
+          pageStarts[count++] = i;
+        }
+      }
+      pageStartCount = count;
+    }
+    pageDefinedSerial = pageSerial;
+    return out;
   }
 
   /**
@@ -480,6 +517,7 @@ final class ColumnChunkReader implements AutoCloseable {
           continue;
         }
         metrics.addDataPage();
+        pageSerial++;
         page = bytes;
         startDataPage(h);
         if (pageEntries > 0) {
