@@ -39,7 +39,7 @@ public final class Main {
       "            --scan-threads N  --decode-threads N  --parallel-decode true|false  --queue-depth N",
       "            --read-ahead true|false  --memory-budget BYTES  --verify-checksums",
       "            --coalesce true|false  --coalesce-gap BYTES  --coalesce-max-size BYTES  --prefetch true|false",
-      "            --decode-ahead true|false  --max-page-bytes BYTES",
+      "            --decode-ahead true|false  --batch-bytes BYTES  --max-page-bytes BYTES",
       "Hadoop configuration: -D key=value (any command), e.g. for slow:// paths",
       "            -D fs.slow.read.latency=10ms -D fs.slow.stream.bytes-per-second=100m");
 
@@ -244,6 +244,7 @@ public final class Main {
         .maxPageBytes(args.integer("max-page-bytes", d.maxPageBytes()));
     b.bufferSize(args.integer("buffer-size", d.bufferSize()))
         .batchSize(args.integer("batch-size", d.batchSize()))
+        .batchBytes(args.longValue("batch-bytes", d.batchBytes()))
         .queueDepth(args.integer("queue-depth", d.queueDepth()))
         .memoryBudget(args.longValue("memory-budget", d.memoryBudget()));
     try {

@@ -20,11 +20,19 @@ final class DeltaByteArrayDecoder implements ValuesDecoder {
   private final int chunk;
   private final DeltaBinaryPackedReader prefixes;
   private final DeltaBinaryPackedReader suffixes;
-  private final int[] pre = new int[CHUNK];
-  private final int[] suf = new int[CHUNK];
+  /** Most lengths {@link #maxBytes} decodes ahead; beyond, its bound is unknown. */
+  private static final int MAX_LOOKAHEAD = 1 << 16;
+  private int[] pre = new int[CHUNK];
+  private int[] suf = new int[CHUNK];
   private byte[] previous = new byte[64];
   private int previousLength;
   private byte[] staged = new byte[0];
+  /** Decoded, checked lengths not yet consumed: {@code pre/suf[bufPos, bufEnd)}. */
+  private int bufPos;
+  private int bufEnd;
+  /** The length of the last decoded value and the suffix bytes of the unconsumed ones. */
+  private long bufLastLength;
+  private long bufSuffixBytes;
   private ByteBuf page;
   private int dataPos;
   private int end;
@@ -54,17 +62,27 @@ final class DeltaByteArrayDecoder implements ValuesDecoder {
     this.end = end;
     this.left = valueCount;
     this.previousLength = 0;
+    this.bufPos = 0;
+    this.bufEnd = 0;
+    this.bufSuffixBytes = 0;
   }
 
   @Override
   public void read(ValueSink sink, int n) {
     Sections.checkCount(name, n, left);
     for (int done = 0; done < n; ) {
-      int k = Math.min(chunk, n - done);
-      long total = nextLengths(k);
+      if (bufPos == bufEnd) {
+        refill();
+      }
+      int k = Math.min(Math.min(bufEnd - bufPos, n - done), chunk);
+      int from = bufPos;
       if (fixedLength == ValueSink.VARIABLE) {
-        sink.reserveVariable(k, total); // the sink refuses more than one buffer holds
-        for (int i = 0; i < k; i++) {
+        long total = 0;
+        for (int i = from; i < from + k; i++) {
+          total += (long) pre[i] + suf[i];
+        }
+        sink.reserveVariable(k, total);
+        for (int i = from; i < from + k; i++) {
           int len = rebuild(pre[i], suf[i]);
           sink.appendBinary(previous, 0, len);
         }
@@ -74,43 +92,97 @@ final class DeltaByteArrayDecoder implements ValuesDecoder {
           staged = new byte[k * w];
         }
         for (int i = 0; i < k; i++) {
-          System.arraycopy(previous, 0, staged, i * w, rebuild(pre[i], suf[i]));
+          System.arraycopy(previous, 0, staged, i * w, rebuild(pre[from + i], suf[from + i]));
         }
         ByteBuf out = sink.reserve(k);
         out.setBytes(sink.writeIndex(), staged, 0, k * w);
         sink.advance(k);
       }
+      bufPos += k;
       done += k;
+      left -= k; // counts the values not consumed, so refill never decodes past the page's values
     }
-    left -= n;
   }
 
   @Override
   public void skip(int n) {
     Sections.checkCount(name, n, left);
     for (int done = 0; done < n; ) {
-      int k = Math.min(chunk, n - done);
-      nextLengths(k);
-      for (int i = 0; i < k; i++) {
+      if (bufPos == bufEnd) {
+        refill();
+      }
+      int k = Math.min(bufEnd - bufPos, n - done);
+      for (int i = bufPos; i < bufPos + k; i++) {
         rebuild(pre[i], suf[i]);
       }
+      bufPos += k;
       done += k;
+      left -= k;
     }
-    left -= n;
   }
 
   /**
-   * Decodes the next {@code k} prefix and suffix lengths and validates them all (prefix within the
-   * previous value, suffix bytes within the section, FIXED_LEN_BYTE_ARRAY lengths exact) before any
-   * value is built; returns the chunk's total value bytes.
+   * Exact: decodes the next values' lengths ahead as needed (up to {@link #MAX_LOOKAHEAD} of them);
+   * beyond that, unknown.
    */
-  private long nextLengths(int k) {
-    prefixes.readInts(pre, 0, k);
-    suffixes.readInts(suf, 0, k);
-    long prevLen = previousLength;
-    long suffixBytes = 0;
+  @Override
+  public long maxBytes(int n) {
+    n = Math.min(n, left);
+    if (n <= 0) {
+      return 0;
+    }
+    if (n > MAX_LOOKAHEAD) {
+      return Long.MAX_VALUE;
+    }
+    int buffered = bufEnd - bufPos;
+    if (buffered < n) {
+      append(n - buffered);
+    }
     long total = 0;
-    for (int i = 0; i < k; i++) {
+    for (int i = bufPos; i < bufPos + n; i++) {
+      total += (long) pre[i] + suf[i];
+    }
+    return total;
+  }
+
+  /** Decodes and checks the next lengths (a chunk, at most the values left) once all are consumed. */
+  private void refill() {
+    append(Math.min(chunk, left));
+  }
+
+  /** Decodes and checks {@code k} more lengths (at most the values not yet buffered) after the buffered ones. */
+  private void append(int k) {
+    if (bufPos == bufEnd) {
+      bufPos = bufEnd = 0;
+    }
+    if (bufEnd + k > pre.length) {
+      int buffered = bufEnd - bufPos;
+      int size = Math.max(buffered + k, pre.length);
+      int[] p = size > pre.length ? new int[size] : pre;
+      int[] q = size > suf.length ? new int[size] : suf;
+      System.arraycopy(pre, bufPos, p, 0, buffered);
+      System.arraycopy(suf, bufPos, q, 0, buffered);
+      pre = p;
+      suf = q;
+      bufPos = 0;
+      bufEnd = buffered;
+    }
+    nextLengths(bufEnd, k, bufEnd > bufPos ? bufLastLength : previousLength);
+    bufEnd += k;
+  }
+
+  /**
+   * Decodes the next {@code k} prefix and suffix lengths into {@code pre/suf[at, at + k)} and
+   * validates them all (prefix within the previous value, whose length is {@code prevLength},
+   * suffix bytes within the section with those already buffered, FIXED_LEN_BYTE_ARRAY lengths
+   * exact) before any value is built.
+   */
+  private void nextLengths(int at, int k, long prevLength) {
+    prefixes.readInts(pre, at, k);
+    suffixes.readInts(suf, at, k);
+    long prevLen = prevLength;
+    long suffixBytes = 0;
+    for (int i = at; i < at + k; i++) {
       int p = pre[i];
       int s = suf[i];
       if (p < 0 || p > prevLen) {
@@ -124,13 +196,14 @@ final class DeltaByteArrayDecoder implements ValuesDecoder {
         throw new DecodeException(name + " value of " + len + " bytes in a column of type length " + fixedLength);
       }
       suffixBytes += s;
-      total += len;
       prevLen = len;
     }
-    if (suffixBytes > end - dataPos) {
-      throw new DecodeException(name + " suffixes need " + suffixBytes + " bytes but only " + (end - dataPos) + " are left");
+    if (bufSuffixBytes + suffixBytes > end - dataPos) {
+      throw new DecodeException(name + " suffixes need " + (bufSuffixBytes + suffixBytes) + " bytes but only "
+          + (end - dataPos) + " are left");
     }
-    return total;
+    bufSuffixBytes += suffixBytes;
+    bufLastLength = prevLen;
   }
 
   /** Turns {@link #previous} into the next value: its first {@code prefix} bytes, then the suffix. */
@@ -143,6 +216,7 @@ final class DeltaByteArrayDecoder implements ValuesDecoder {
     }
     page.getBytes(dataPos, previous, prefix, suffix);
     dataPos += suffix;
+    bufSuffixBytes -= suffix;
     previousLength = len;
     return len;
   }

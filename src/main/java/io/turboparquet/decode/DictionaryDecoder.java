@@ -82,6 +82,12 @@ final class DictionaryDecoder implements ValuesDecoder {
     left -= n;
   }
 
+  /** n times the longest entry: no index can select more. */
+  @Override
+  public long maxBytes(int n) {
+    return (long) Math.min(n, left) * (width == ValueSink.VARIABLE ? dictionary.maxLength() : width);
+  }
+
   /** The error for the first index of the chunk that is out of range. */
   private DecodeException badIndex(int k, IndexOutOfBoundsException cause) {
     int size = dictionary.size();

@@ -178,11 +178,31 @@ final class PlainDecoders {
       this.left = valueCount;
     }
 
+    /** Values up to which {@link #maxBytes} walks the length prefixes for an exact answer. */
+    private static final int EXACT_BOUND = 64;
+
+    /** Exact for up to 64 values (their length prefixes, checked); else the bytes left in the section. */
+    @Override
+    public long maxBytes(int n) {
+      if (n > EXACT_BOUND) {
+        return end - pos;
+      }
+      int p = pos;
+      long total = 0;
+      for (int i = 0; i < Math.min(n, left); i++) {
+        int len = binaryLength(page, p, end, "data page");
+        total += len;
+        p += 4 + len;
+      }
+      return total;
+    }
+
     @Override
     public void read(ValueSink sink, int n) {
       Sections.checkCount(NAME, n, left);
       long base = Memory.address(page);
-      if (base != 0) {
+      // Reserving the whole rest of the section must not pass the sink's cap when the values would not.
+      if (base != 0 && sink.dataLength() + (long) (end - pos) + 2 * Memory.SHORT_COPY <= ValueSink.MAX_BYTES) {
         // The rest of the section bounds the bytes of any n values, so one pass checks and copies.
         sink.reserveVariable(n, end - pos + Memory.SHORT_COPY);
         if (sink.hasAddress()) {
@@ -198,7 +218,7 @@ final class PlainDecoders {
         total += len;
         p += 4 + len;
       }
-      sink.reserveVariable(n, (int) total);
+      sink.reserveVariable(n, total);
       p = pos;
       for (int i = 0; i < n; i++) {
         int len = page.getIntLE(p);

@@ -20,9 +20,13 @@ public final class ValueSink implements AutoCloseable {
   public static final int VARIABLE = -1;
   /** Bytes that unchecked variable-width writers may write past the values they append. */
   static final int SLACK = 8;
+  /**
+   * Hard cap on one column's values in one batch (bytes of data, or of fixed-width slots): a
+   * netty buffer holds at most 2^31 - 1 bytes. A batch that needs more is refused with a clean
+   * error; batch byte limits ({@code ScanOptions.batchBytes}) stay below it.
+   */
+  public static final long MAX_BYTES = Integer.MAX_VALUE - 16;
   private static final int MIN_CAPACITY = 256;
-  /** Largest buffer a sink grows to: every byte index and capacity stays an int. */
-  static final int MAX_BUFFER = Integer.MAX_VALUE - 16;
 
   private final BufferSource source;
   private final int width;
@@ -237,6 +241,13 @@ public final class ValueSink implements AutoCloseable {
 
   private void ensureData(long more) {
     if ((long) dataLength + more > valuesCapacity) {
+      if (dataLength == 0 && values != null) {
+        // Nothing to keep: free the old buffer first, so a huge batch never holds both.
+        values.release();
+        values = null;
+        valuesAddress = 0;
+        valuesCapacity = 0;
+      }
       setValues(grow(values, (long) dataLength + more, dataLength));
     }
   }
@@ -260,17 +271,72 @@ public final class ValueSink implements AutoCloseable {
     if (buf != null && buf.capacity() >= needed) {
       return buf;
     }
-    if (needed > MAX_BUFFER) {
-      throw new DecodeException("a batch of one column needs " + needed + " bytes, more than the " + MAX_BUFFER
+    if (needed > MAX_BYTES) {
+      throw new DecodeException("a batch of one column needs " + needed + " bytes, more than the " + MAX_BYTES
           + " one buffer holds");
     }
-    long capacity = Math.max(MIN_CAPACITY, buf == null ? needed : Math.max(needed, 2L * buf.capacity()));
-    ByteBuf bigger = source.buffer((int) Math.min(capacity, MAX_BUFFER));
+    // Doubling, but never more than 256 MiB past what is needed: batches of huge values stay near their size.
+    long capacity = Math.max(MIN_CAPACITY, buf == null ? needed
+        : Math.max(needed, Math.min(2L * buf.capacity(), needed + (256L << 20))));
+    ByteBuf bigger = source.buffer((int) Math.min(capacity, MAX_BYTES));
     if (buf != null) {
       bigger.setBytes(0, buf, 0, Math.min(used, buf.capacity()));
       buf.release();
     }
     return bigger;
+  }
+
+  // ---- batch byte limits and carry-over -----------------------------------------------------
+
+  /** Bytes of values written so far: data bytes (variable width) or value slots' bytes (fixed width). */
+  public long byteSize() {
+    return width == VARIABLE ? dataLength : (long) position * width;
+  }
+
+  /** Bytes that slots {@code [0, slot)} hold: data bytes (variable width) or slots' bytes (fixed width). */
+  public long byteSizeAt(int slot) {
+    return width == VARIABLE ? offsets.getIntLE(slot << 2) : (long) slot * width;
+  }
+
+  /** Drops every slot from {@code slot} on (after {@link #appendFrom} has copied them elsewhere). */
+  public void truncate(int slot) {
+    if (slot < 0 || slot > position) {
+      throw new IllegalArgumentException("truncate to " + slot + " of " + position + " slots");
+    }
+    if (width == VARIABLE) {
+      dataLength = offsets.getIntLE(slot << 2);
+    }
+    position = slot;
+  }
+
+  /** Appends slots {@code [from, to)} of {@code other} (same width) at the position, in bulk. */
+  public void appendFrom(ValueSink other, int from, int to) {
+    if (other.width != width || from < 0 || from > to || to > other.position) {
+      throw new IllegalArgumentException("slots [" + from + ", " + to + ") of a sink of " + other.position
+          + " slots, width " + other.width + " into width " + width);
+    }
+    int n = to - from;
+    if (n == 0) {
+      return;
+    }
+    if (width != VARIABLE) {
+      ByteBuf out = reserve(n);
+      out.setBytes(writeIndex(), other.values, from * width, n * width);
+      position += n;
+      return;
+    }
+    int start = other.offsets.getIntLE(from << 2);
+    int bytes = other.offsets.getIntLE(to << 2) - start;
+    reserveVariable(n, bytes);
+    if (bytes > 0) { // a sink of only empty values may have no data buffer
+      values.setBytes(dataLength, other.values, start, bytes);
+    }
+    int shift = dataLength - start;
+    for (int i = 1; i <= n; i++) {
+      offsets.setIntLE((position + i) << 2, other.offsets.getIntLE((from + i) << 2) + shift);
+    }
+    position += n;
+    dataLength += bytes;
   }
 
   @Override

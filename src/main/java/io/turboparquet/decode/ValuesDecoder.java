@@ -23,4 +23,15 @@ public interface ValuesDecoder {
 
   /** Skips the next {@code n} values. */
   void skip(int n);
+
+  /**
+   * An upper bound of the data bytes the next {@code n} values (at most the values left) add to a
+   * variable-width sink, without consuming them; non-decreasing in {@code n}. Lets the column
+   * reader end a batch before it passes its byte limit. Decoders whose bound is tight for small
+   * {@code n} let batches fill up to the limit; {@link Long#MAX_VALUE} (the default) means unknown,
+   * and the reader then takes a single record per batch once the limit is near.
+   */
+  default long maxBytes(int n) {
+    return Long.MAX_VALUE;
+  }
 }

@@ -12,6 +12,8 @@ import org.apache.drill.common.types.TypeProtos.DataMode;
 import org.apache.drill.common.types.TypeProtos.MajorType;
 import org.apache.drill.common.types.TypeProtos.MinorType;
 import org.apache.drill.common.types.Types;
+import org.apache.drill.exec.exception.OutOfMemoryException;
+import org.apache.drill.exec.exception.OversizedAllocationException;
 import org.apache.drill.exec.vector.BaseDataValueVector;
 import org.apache.drill.exec.vector.FixedWidthVector;
 import org.apache.drill.exec.vector.NullableIntVector;
@@ -246,7 +248,7 @@ final class DrillColumn {
       case VARIABLE -> {
         ByteBuf offsets = batch.values().offsets();
         int bytes = offsets.getIntLE(4 * rows);
-        ((VariableWidthVector) vector).allocateNew(Math.max(bytes, 1), rows);
+        allocateVariable(vector, bytes, rows);
         data(values).setBytes(0, src, 0, bytes);
         data(((VariableWidthVector) values).getOffsetVector()).setBytes(0, offsets, 0, 4 * (rows + 1));
       }
@@ -336,6 +338,21 @@ final class DrillColumn {
       PlatformDependent.putLong(data + at, Long.reverseBytes(v << (8 * (8 - n))));
       at += n;
       PlatformDependent.putInt(offsets + 4L * (i + 1), at);
+    }
+  }
+
+  /**
+   * Allocates a variable-width vector for {@code rows} values of {@code bytes} bytes in all. The core
+   * bounds a batch's bytes per column, but a single value may be larger than the bound (up to 2
+   * GiB); when Drill cannot give a vector that much, the read fails naming the column and sizes
+   * (the record reader adds file and row group) instead of with an allocator's stack trace.
+   */
+  private void allocateVariable(ValueVector vector, int bytes, int rows) {
+    try {
+      ((VariableWidthVector) vector).allocateNew(Math.max(bytes, 1), rows);
+    } catch (OversizedAllocationException | OutOfMemoryException e) {
+      throw new IllegalStateException("column " + column.dottedPath() + ": " + (rows == 1 ? "a single value of "
+          : rows + " values of ") + bytes + " bytes do not fit a Drill vector (" + e.getMessage() + ")", e);
     }
   }
 

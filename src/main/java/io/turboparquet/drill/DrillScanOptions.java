@@ -36,13 +36,7 @@ final class DrillScanOptions {
         .parallelDecode(parallelDecode(options, config))
         .batchSize(batchRows(options, rowGroup, columns));
     if (config.getMemoryBudget() != null) {
-      if (config.getMemoryBudget() < ScanOptions.MIN_BUFFER_SIZE) {
-        throw UserException.validationError()
-            .message("turbo-parquet format property memoryBudget must be at least %d bytes, not %d",
-                ScanOptions.MIN_BUFFER_SIZE, config.getMemoryBudget())
-            .build(logger);
-      }
-      b.memoryBudget(config.getMemoryBudget());
+      b.memoryBudget(atLeast("memoryBudget", config.getMemoryBudget(), ScanOptions.MIN_BUFFER_SIZE));
     }
     if (config.getVerifyChecksums() != null) {
       b.verifyChecksums(config.getVerifyChecksums());
@@ -52,15 +46,44 @@ final class DrillScanOptions {
     }
     b.decodeAhead(config.getDecodeAhead() == null || config.getDecodeAhead());
     if (config.getMaxPageBytes() != null) {
-      if (config.getMaxPageBytes() < ScanOptions.MIN_BUFFER_SIZE) {
+      b.maxPageBytes(atLeast("maxPageBytes", config.getMaxPageBytes(), ScanOptions.MIN_BUFFER_SIZE));
+    }
+    b.batchBytes(batchBytes(options, config));
+    return b.build();
+  }
+
+  /** A format property of at least {@code min} bytes, or a validation error naming it. */
+  private static <T extends Number> T atLeast(String property, T value, long min) {
+    if (value.longValue() < min) {
+      throw UserException.validationError()
+          .message("turbo-parquet format property %s must be at least %d bytes, not %d", property, min, value)
+          .build(logger);
+    }
+    return value;
+  }
+
+  /**
+   * Bytes of values one column may hold in one batch: the format config's {@code batchBytes} when
+   * set; else {@code store.parquet.flat.batch.memory_size} (a column never holds more than the whole
+   * batch may), or when that is 0 Drill's operator output batch size (16 MiB), as
+   * {@link #batchRows} reads them; at most {@link ScanOptions#MAX_BATCH_BYTES}.
+   */
+  static long batchBytes(OptionManager options, TurboParquetFormatConfig config) {
+    Long set = config.getBatchBytes();
+    if (set != null) {
+      if (set < 1 || set > ScanOptions.MAX_BATCH_BYTES) {
         throw UserException.validationError()
-            .message("turbo-parquet format property maxPageBytes must be at least %d bytes, not %d",
-                ScanOptions.MIN_BUFFER_SIZE, config.getMaxPageBytes())
+            .message("turbo-parquet format property batchBytes must be between 1 and %d, not %d",
+                ScanOptions.MAX_BATCH_BYTES, set)
             .build(logger);
       }
-      b.maxPageBytes(config.getMaxPageBytes());
+      return set;
     }
-    return b.build();
+    long memory = options.getLong(ExecConstants.PARQUET_FLAT_BATCH_MEMORY_SIZE);
+    if (memory <= 0) {
+      memory = options.getLong(ExecConstants.OUTPUT_BATCH_SIZE);
+    }
+    return memory <= 0 ? ScanOptions.defaults().batchBytes() : Math.min(memory, ScanOptions.MAX_BATCH_BYTES);
   }
 
   /**

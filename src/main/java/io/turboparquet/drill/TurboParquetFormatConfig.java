@@ -43,9 +43,15 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
    * anything is allocated for it (default: what one buffer can hold, 2 GiB - 16).
    */
   private final Integer maxPageBytes;
+  /**
+   * Most bytes of values one column holds in one batch; a batch ends early, at a record boundary,
+   * before a column passes it. Null follows {@code store.parquet.flat.batch.memory_size} (or, when
+   * that is 0, Drill's operator output batch size, 16 MiB).
+   */
+  private final Long batchBytes;
 
   public TurboParquetFormatConfig() {
-    this(null, null, null, null, null, null);
+    this(null, null, null, null, null, null, null);
   }
 
   @JsonCreator
@@ -54,13 +60,15 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
       @JsonProperty("verifyChecksums") Boolean verifyChecksums,
       @JsonProperty("coalescedReads") Boolean coalescedReads,
       @JsonProperty("decodeAhead") Boolean decodeAhead,
-      @JsonProperty("maxPageBytes") Integer maxPageBytes) {
+      @JsonProperty("maxPageBytes") Integer maxPageBytes,
+      @JsonProperty("batchBytes") Long batchBytes) {
     this.memoryBudget = memoryBudget;
     this.parallelDecode = parallelDecode;
     this.verifyChecksums = verifyChecksums;
     this.coalescedReads = coalescedReads;
     this.decodeAhead = decodeAhead;
     this.maxPageBytes = maxPageBytes;
+    this.batchBytes = batchBytes;
   }
 
   @JsonProperty
@@ -93,6 +101,11 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
     return maxPageBytes;
   }
 
+  @JsonProperty
+  public Long getBatchBytes() {
+    return batchBytes;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof TurboParquetFormatConfig that
@@ -101,18 +114,20 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
         && Objects.equals(verifyChecksums, that.verifyChecksums)
         && Objects.equals(coalescedReads, that.coalescedReads)
         && Objects.equals(decodeAhead, that.decodeAhead)
-        && Objects.equals(maxPageBytes, that.maxPageBytes);
+        && Objects.equals(maxPageBytes, that.maxPageBytes)
+        && Objects.equals(batchBytes, that.batchBytes);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(NAME, memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead, maxPageBytes);
+    return Objects.hash(NAME, memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead, maxPageBytes,
+        batchBytes);
   }
 
   @Override
   public String toString() {
     return "TurboParquetFormatConfig[memoryBudget=" + memoryBudget + ", parallelDecode=" + parallelDecode
         + ", verifyChecksums=" + verifyChecksums + ", coalescedReads=" + coalescedReads
-        + ", decodeAhead=" + decodeAhead + ", maxPageBytes=" + maxPageBytes + "]";
+        + ", decodeAhead=" + decodeAhead + ", maxPageBytes=" + maxPageBytes + ", batchBytes=" + batchBytes + "]";
   }
 }

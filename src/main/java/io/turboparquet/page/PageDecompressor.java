@@ -34,6 +34,8 @@ public final class PageDecompressor {
   private Decompressor decompressor;
   private CRC32 crc;
   private ByteBuf spare;
+  /** Larger buffers are not kept as the spare: a chunk with one huge page holds it only while decoding it. */
+  private static final int MAX_SPARE = 64 << 20;
   private ByteBuf handedOut;
 
   /** @param maxPageBytes the largest uncompressed page read; larger claims are refused before allocating */
@@ -139,7 +141,7 @@ public final class PageDecompressor {
 
   /** Gives back a buffer from {@link #decompress(Page)}: kept as the spare if it was ours, else released. */
   public void recycle(ByteBuf buf) {
-    if (buf == handedOut && spare == null && buf.refCnt() == 1) {
+    if (buf == handedOut && spare == null && buf.refCnt() == 1 && buf.capacity() <= MAX_SPARE) {
       buf.clear();
       spare = buf;
     } else {

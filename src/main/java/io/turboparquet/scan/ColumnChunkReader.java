@@ -27,7 +27,13 @@ import java.util.Map;
  * Decodes one column chunk batch by batch: takes pages from its {@link PageSource}, decompresses
  * them, decodes levels for the whole page and values for the rows a batch asks for. Flat columns
  * get one value slot per row (plus validity when optional); nested columns get levels per entry and
- * dense values. Runs on whichever thread calls {@link #readBatch(int)}, one call at a time.
+ * dense values. Runs on whichever thread calls {@link #readBatch(int, long)}, one call at a time.
+ *
+ * <p>Variable-width and nested columns end a batch early, at a record boundary, when the next
+ * records' values could pass the batch's byte limit (asking the decoder for an upper bound before
+ * decoding); at least one record is always read. Flat fixed-width columns never check: the scanner
+ * caps their rows instead. When another column of the batch ended earlier, {@link #keep(int)} moves
+ * the rows past it to the start of the next batch (carry-over).
  */
 final class ColumnChunkReader implements AutoCloseable {
   /** Hard cap on level entries per page, so a hostile header cannot make us allocate gigabytes. */
@@ -65,6 +71,26 @@ final class ColumnChunkReader implements AutoCloseable {
   private long decompressNanos;
   private long decodeNanos;
   private long bytesDecompressed;
+  /** Whether batches check the byte limit: variable-width or nested columns. */
+  private final boolean bounded;
+  private long byteLimit = Long.MAX_VALUE;
+  /** Rows moved out of the last batch by {@link #keep}, for the next: values, validity or levels. */
+  private ValueSink carry;
+  private ByteBuf carryValidity;
+  private ByteBuf carryRep;
+  private ByteBuf carryDef;
+  private int carryRows;
+  private int carryEntries;
+  private int carryNonNull;
+  /**
+   * For the slow limit path, made once per page on first use: defined values before each entry
+   * ({@code pageDefined[0, pageEntries]}) and, for nested columns, the entries that start a record.
+   */
+  private int[] pageDefined = new int[0];
+  private int[] pageStarts = new int[0];
+  private int pageStartCount;
+  private long pageSerial;
+  private long pageDefinedSerial = -1;
 
   ColumnChunkReader(ChunkLocation location, PageSource pages, ChunkInput input, BufferSource source,
       ScanOptions options, ScanMetrics metrics) {
@@ -83,6 +109,7 @@ final class ColumnChunkReader implements AutoCloseable {
     this.maxRep = column.maxRepetitionLevel();
     this.sink = new ValueSink(source, column.valueWidth() > 0 ? column.valueWidth() : ValueSink.VARIABLE);
     this.batch = new ColumnBatch(column, sink);
+    this.bounded = sink.isVariableWidth() || maxRep > 0;
   }
 
   ColumnDescriptor column() {
@@ -90,14 +117,16 @@ final class ColumnChunkReader implements AutoCloseable {
   }
 
   /**
-   * Decodes the next {@code rows} rows (fewer only at the end of the chunk). The result stays valid
-   * until the next call.
+   * Decodes the next {@code rows} rows: fewer at the end of the chunk, or when the values of a
+   * variable-width or nested column would pass {@code byteLimit} bytes (never fewer than one record).
+   * Rows carried over from the last batch come first. The result stays valid until the next call.
    */
-  ColumnBatch readBatch(int rows) throws IOException {
+  ColumnBatch readBatch(int rows, long byteLimit) throws IOException {
     long t0 = System.nanoTime();
     long waitBefore = waitNanos;
     long decompressBefore = decompressNanos;
     try {
+      this.byteLimit = byteLimit;
       sink.reset();
       if (maxRep == 0) {
         readFlat(rows);
@@ -119,13 +148,22 @@ final class ColumnChunkReader implements AutoCloseable {
     if (!sink.isVariableWidth()) {
       sink.reserve(rows); // one allocation of the batch's size, also after detachValues()
     }
-    int done = 0;
-    int nonNull = 0;
+    int done = carryRows;
+    int nonNull = carryNonNull;
+    if (done > 0) {
+      restoreCarry();
+    }
     while (done < rows) {
       if (entryIndex == pageEntries && !nextDataPage()) {
         break;
       }
       int k = Math.min(rows - done, pageEntries - entryIndex);
+      if (bounded) {
+        k = fitFlat(k, done); // near the limit, a few rows at a time, while the next row's bound fits
+        if (k == 0) {
+          break; // the batch is full
+        }
+      }
       if (maxDef == 0) {
         decoder.read(sink, k);
         nonNull += k;
@@ -136,6 +174,34 @@ final class ColumnChunkReader implements AutoCloseable {
       done += k;
     }
     batch.set(done, done, nonNull, maxDef == 0 ? null : validity, null, null);
+  }
+
+  /**
+   * How many of the next {@code k} rows of the page fit the byte limit: all when the decoder's bound
+   * for k values does (no extra pass), else the most whose defined values' bound does, found by
+   * bisection; at least one when the batch has no row yet.
+   */
+  private int fitFlat(int k, int done) {
+    long room = byteLimit - sink.byteSize();
+    if (decoder.maxBytes(k) <= room) {
+      return k;
+    }
+    int[] defined = maxDef == 0 ? null : pageDefined(); // required columns: one value per row
+    int base = entryIndex;
+    if (defined != null && decoder.maxBytes(defined[base + k] - defined[base]) <= room) {
+      return k; // the nulls made the first bound too high
+    }
+    int lo = 0; // fits
+    int hi = k; // does not fit
+    while (hi - lo > 1) {
+      int mid = (lo + hi) >>> 1;
+      if (decoder.maxBytes(defined == null ? mid : defined[base + mid] - defined[base]) <= room) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo == 0 && done == 0 ? 1 : lo;
   }
 
   /** Rows {@code [at, at + k)} of an optional flat column from the current page; returns defined count. */
@@ -175,9 +241,12 @@ final class ColumnChunkReader implements AutoCloseable {
   }
 
   private void readNested(int rows) throws IOException {
-    int rowsDone = 0;
-    int entries = 0;
-    int nonNull = 0;
+    int rowsDone = carryRows;
+    int entries = carryEntries;
+    int nonNull = carryNonNull;
+    if (rowsDone > 0) {
+      restoreCarry();
+    }
     while (true) {
       if (entryIndex == pageEntries && !nextDataPage()) {
         break;
@@ -185,14 +254,27 @@ final class ColumnChunkReader implements AutoCloseable {
       int start = entryIndex;
       int i = start;
       int[] r = reps;
+      int spanRows = 0;
       while (i < pageEntries) {
         if (r[i] == 0) {
-          if (rowsDone == rows) {
+          if (rowsDone + spanRows == rows) {
             break;
           }
-          rowsDone++;
+          spanRows++;
         }
         i++;
+      }
+      boolean partial = false;
+      if (i > start && nestedBound(i - start) > byteLimit - sink.byteSize()) {
+        int cut = fitNested(start, i, rowsDone);
+        if (cut < i) {
+          spanRows = 0;
+          for (int j = start; j < cut; j++) {
+            spanRows += r[j] == 0 ? 1 : 0;
+          }
+          partial = true;
+          i = cut;
+        }
       }
       int k = i - start;
       if (k > 0) {
@@ -200,11 +282,192 @@ final class ColumnChunkReader implements AutoCloseable {
         entries += k;
         entryIndex = i;
       }
+      rowsDone += spanRows;
+      if (partial && k > 0) {
+        continue; // near the limit, a few records at a time, while the next record's bound fits
+      }
       if (i < pageEntries) {
         break; // the next row starts here and the batch is full
       }
     }
     batch.set(rowsDone, entries, nonNull, null, repOut, defOut);
+  }
+
+  /** An upper bound of the bytes that {@code n} defined values of a nested column add. */
+  private long nestedBound(int n) {
+    return sink.isVariableWidth() ? decoder.maxBytes(n) : (long) n * sink.width();
+  }
+
+  /**
+   * Where to end the entries {@code [start, end)} of the page (end: a record start or the page's
+   * end) so that the batch stays within its byte limit: the last record boundary whose values'
+   * bound fits; {@code start} when none does and the batch already has a whole record; else the
+   * end of the first record (or of the record that continues from the last page), which is taken
+   * whatever its size.
+   */
+  private int fitNested(int start, int end, int rowsDone) {
+    int[] defined = pageDefined();
+    int[] starts = pageStarts;
+    // Candidate ends: the record starts in (start, end), then end itself.
+    int from = firstAbove(starts, pageStartCount, start);
+    int n = firstAtLeast(starts, pageStartCount, end) - from + 1;
+    long room = byteLimit - sink.byteSize();
+    int lo = -1; // fits
+    int hi = n; // does not fit
+    while (hi - lo > 1) {
+      int mid = (lo + hi) >>> 1;
+      int cut = mid == n - 1 ? end : starts[from + mid];
+      if (nestedBound(defined[cut] - defined[start]) <= room) {
+        lo = mid;
+      } else {
+        hi = mid;
+      }
+    }
+    if (lo >= 0) {
+      return lo == n - 1 ? end : starts[from + lo];
+    }
+    if (reps[start] == 0 && rowsDone > 0) {
+      return start;
+    }
+    return n == 1 ? end : starts[from];
+  }
+
+  /** Index of the first of {@code a[0, count)} (ascending) above {@code v}. */
+  private static int firstAbove(int[] a, int count, int v) {
+    int lo = 0;
+    int hi = count;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (a[mid] <= v) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /** Index of the first of {@code a[0, count)} (ascending) at least {@code v}. */
+  private static int firstAtLeast(int[] a, int count, int v) {
+    return firstAbove(a, count, v - 1);
+  }
+
+  /**
+   * Defined values before each entry of the current page (and, for nested columns, its record
+   * starts in {@link #pageStarts}), made once per page, the first time a batch nears its limit.
+   */
+  private int[] pageDefined() {
+    if (pageDefinedSerial == pageSerial) {
+      return pageDefined;
+    }
+    int n = pageEntries;
+    if (pageDefined.length < n + 1) {
+      pageDefined = new int[Math.max(n + 1, pageDefined.length * 2)];
+    }
+    int[] d = defs;
+    int[] out = pageDefined;
+    out[0] = 0;
+    for (int i = 0; i < n; i++) {
+      out[i + 1] = out[i] + (d[i] == maxDef ? 1 : 0);
+    }
+    if (maxRep > 0) {
+      if (pageStarts.length < n) {
+        pageStarts = new int[Math.max(n, pageStarts.length * 2)];
+      }
+      int count = 0;
+      int[] r = reps;
+      for (int i = 0; i < n; i++) {
+        if (r[i] == 0) {
+          pageStarts[count++] = i;
+        }
+      }
+      pageStartCount = count;
+    }
+    pageDefinedSerial = pageSerial;
+    return out;
+  }
+
+  /**
+   * Ends the last batch after its first {@code rows} rows (another column of the batch ended
+   * there) and keeps the rest for the start of the next batch. Called by the scanner between
+   * batches, before the batch is handed on.
+   */
+  void keep(int rows) {
+    int total = batch.rowCount();
+    if (rows >= total) {
+      return;
+    }
+    if (carry == null) {
+      carry = new ValueSink(source, sink.isVariableWidth() ? ValueSink.VARIABLE : sink.width());
+    }
+    carry.reset();
+    int entriesKept;
+    int valuesKept;
+    if (maxRep == 0) {
+      entriesKept = rows;
+      valuesKept = rows;
+      if (maxDef > 0) {
+        carryValidity = ensure(carryValidity, total - rows);
+        carryValidity.setBytes(0, validity, rows, total - rows);
+      }
+    } else {
+      int starts = 0;
+      int e = 0;
+      int entries = batch.entryCount();
+      while (e < entries) {
+        if (repOut.getByte(e) == 0 && starts++ == rows) {
+          break;
+        }
+        e++;
+      }
+      entriesKept = e;
+      int defined = 0;
+      for (int j = 0; j < e; j++) {
+        defined += (defOut.getByte(j) & 0xFF) == maxDef ? 1 : 0;
+      }
+      valuesKept = defined;
+      carryRep = ensure(carryRep, entries - e);
+      carryRep.setBytes(0, repOut, e, entries - e);
+      carryDef = ensure(carryDef, entries - e);
+      carryDef.setBytes(0, defOut, e, entries - e);
+    }
+    int nonNullKept;
+    if (maxRep > 0) {
+      nonNullKept = valuesKept;
+    } else if (maxDef == 0) {
+      nonNullKept = rows;
+    } else {
+      nonNullKept = 0;
+      for (int j = 0; j < rows; j++) {
+        nonNullKept += validity.getByte(j) != 0 ? 1 : 0;
+      }
+    }
+    carry.appendFrom(sink, valuesKept, sink.position());
+    sink.truncate(valuesKept);
+    carryRows = total - rows;
+    carryEntries = batch.entryCount() - entriesKept;
+    carryNonNull = batch.nonNullCount() - nonNullKept;
+    batch.set(rows, entriesKept, nonNullKept, batch.validity(), batch.repetitionLevels(),
+        batch.definitionLevels());
+  }
+
+  /** Puts the rows {@link #keep} carried over at the start of the (reset) batch. */
+  private void restoreCarry() {
+    sink.appendFrom(carry, 0, carry.position());
+    if (maxRep == 0) {
+      if (maxDef > 0) {
+        validity = ensure(validity, carryRows);
+        validity.setBytes(0, carryValidity, 0, carryRows);
+      }
+    } else {
+      repOut = ensure(repOut, carryEntries);
+      repOut.setBytes(0, carryRep, 0, carryEntries);
+      defOut = ensure(defOut, carryEntries);
+      defOut.setBytes(0, carryDef, 0, carryEntries);
+    }
+    carryRows = 0;
+    carryEntries = 0;
+    carryNonNull = 0;
   }
 
   /** Copies levels {@code [start, start + k)} of the page to the batch and decodes their values. */
@@ -271,6 +534,7 @@ final class ColumnChunkReader implements AutoCloseable {
           continue;
         }
         metrics.addDataPage();
+        pageSerial++;
         page = bytes;
         startDataPage(h);
         if (pageEntries > 0) {
@@ -468,12 +732,16 @@ final class ColumnChunkReader implements AutoCloseable {
         dictionary = null;
       }
       sink.close();
-      for (ByteBuf b : new ByteBuf[] {validity, repOut, defOut}) {
+      if (carry != null) {
+        carry.close();
+        carry = null;
+      }
+      for (ByteBuf b : new ByteBuf[] {validity, repOut, defOut, carryValidity, carryRep, carryDef}) {
         if (b != null) {
           b.release();
         }
       }
-      validity = repOut = defOut = null;
+      validity = repOut = defOut = carryValidity = carryRep = carryDef = null;
       metrics.addPageReaderWait(waitNanos);
       metrics.addDecompress(decompressNanos, bytesDecompressed);
       metrics.addDecode(decodeNanos);

@@ -27,6 +27,13 @@ import org.apache.hadoop.fs.Path;
  * reads its pages from memory; otherwise each column has its own stream and page source (async or
  * not). Each column has its own reader; with parallel decoding the columns of a batch are decoded
  * as separate tasks on the decode pool, and every column must come back with the batch's row count.
+ *
+ * <p>Batches are bounded in bytes per column ({@link ScanOptions#batchBytes}): flat fixed-width
+ * columns by fewer rows per batch, computed once; variable-width and nested columns end a batch
+ * early at a record boundary. All columns decode at once (in parallel or not) and the batch then
+ * has the fewest rows any column returned; the columns that read further keep their extra rows
+ * for the next batch ({@link ColumnChunkReader#keep}), so a projection without variable-width or
+ * nested columns pays nothing.
  */
 public final class RowGroupScanner implements AutoCloseable {
   private final ScanContext context;
@@ -37,6 +44,8 @@ public final class RowGroupScanner implements AutoCloseable {
   private RowGroupFetch fetch;
   /** Reader indexes by decreasing uncompressed chunk size: the order parallel decode starts them. */
   private final int[] largestFirst;
+  /** Rows per batch: the batch size, lowered so that the widest flat fixed-width column fits the byte limit. */
+  private final int batchRows;
   private long rowsDone;
   /** The next batch's tasks, submitted by {@link #decodeAhead}; null when none are. */
   private List<DecodeTask> pending;
@@ -92,6 +101,14 @@ public final class RowGroupScanner implements AutoCloseable {
         .sorted(Comparator.comparingLong(
             (Integer i) -> -rowGroup.column(projection.get(i).index()).totalUncompressedSize()))
         .mapToInt(Integer::intValue).toArray();
+    int widest = 0;
+    for (ColumnDescriptor c : projection) {
+      if (c.isFlat() && c.valueWidth() > 0) {
+        widest = Math.max(widest, c.valueWidth());
+      }
+    }
+    long fitting = widest == 0 ? Long.MAX_VALUE : Math.max(1, options.batchBytes() / widest);
+    batchRows = (int) Math.min(options.batchSize(), fitting);
   }
 
   /**
@@ -152,7 +169,7 @@ public final class RowGroupScanner implements AutoCloseable {
       }
       return null;
     }
-    int rows = (int) Math.min(context.options().batchSize(), remaining);
+    int rows = (int) Math.min(batchRows, remaining);
     List<ColumnBatch> columns;
     if (pending != null) {
       List<DecodeTask> tasks = pending;
@@ -161,10 +178,19 @@ public final class RowGroupScanner implements AutoCloseable {
     } else {
       columns = parallel() ? finish(submit(rows)) : readSerial(rows);
     }
+    int asked = rows;
     for (ColumnBatch c : columns) {
-      ParquetCorruptionException.validate(c.rowCount() == rows, file,
+      rows = Math.min(rows, c.rowCount()); // columns end early at their byte limit
+    }
+    for (int i = 0; i < columns.size(); i++) {
+      ColumnBatch c = columns.get(i);
+      // A chunk that ends early shows as 0 rows here, at the latest one batch later.
+      ParquetCorruptionException.validate(c.rowCount() > 0, file,
           "row group %d column %s: has %d rows at row %d where the row group promises %d more (batch of %d)",
-          rowGroup.index(), c.column().dottedPath(), c.rowCount(), rowsDone, remaining, rows);
+          rowGroup.index(), c.column().dottedPath(), c.rowCount(), rowsDone, remaining, asked);
+      if (c.rowCount() > rows) {
+        readers.get(i).keep(rows);
+      }
     }
     Batch batch = new Batch(rowGroup.index(), rowsDone, rows, columns);
     rowsDone += rows;
@@ -179,7 +205,7 @@ public final class RowGroupScanner implements AutoCloseable {
   public void decodeAhead() {
     long remaining = rowGroup.numRows() - rowsDone;
     if (pending == null && remaining > 0 && context.options().decodeAhead() && parallel()) {
-      pending = submit((int) Math.min(context.options().batchSize(), remaining));
+      pending = submit((int) Math.min(batchRows, remaining));
     }
   }
 
@@ -190,7 +216,7 @@ public final class RowGroupScanner implements AutoCloseable {
   private List<ColumnBatch> readSerial(int rows) throws IOException {
     List<ColumnBatch> out = new ArrayList<>(readers.size());
     for (ColumnChunkReader r : readers) {
-      out.add(r.readBatch(rows));
+      out.add(r.readBatch(rows, context.options().batchBytes()));
     }
     return out;
   }
@@ -198,8 +224,9 @@ public final class RowGroupScanner implements AutoCloseable {
   /** Every column's decode of a batch as its own task, queued on the decode pool largest column first. */
   private List<DecodeTask> submit(int rows) {
     List<DecodeTask> tasks = new ArrayList<>(readers.size());
+    long byteLimit = context.options().batchBytes();
     for (ColumnChunkReader r : readers) {
-      tasks.add(new DecodeTask(() -> r.readBatch(rows)));
+      tasks.add(new DecodeTask(() -> r.readBatch(rows, byteLimit)));
     }
     for (int i : largestFirst) {
       context.decodePool().execute(tasks.get(i));

@@ -40,6 +40,10 @@ import org.apache.hadoop.fs.FSDataInputStream;
  * @param maxPageBytes the largest uncompressed page a scan reads: a page header that claims more
  *     is refused before anything is allocated for it (by default what one buffer can hold; a
  *     shared cluster may want less)
+ * @param batchBytes most bytes of values one column holds in one batch (data bytes of a variable-width
+ *     column, value slots of a fixed-width one): a batch ends early, at a record boundary, when the
+ *     next records would pass it, and every column of the batch then holds that many rows; a single
+ *     record larger than this still makes a batch of one record, up to the hard 2 GiB cap
  */
 public record ScanOptions(
     int scanThreads,
@@ -58,10 +62,13 @@ public record ScanOptions(
     int coalesceMaxSize,
     boolean prefetchRowGroups,
     boolean decodeAhead,
-    int maxPageBytes) {
+    int maxPageBytes,
+    long batchBytes) {
 
   /** The smallest read buffer the memory budget shrinks a column's buffer to. */
   public static final int MIN_BUFFER_SIZE = 4 * 1024;
+  /** The largest {@code batchBytes}: 2 GiB less 1 MiB of room for decoders' reservations. */
+  public static final long MAX_BATCH_BYTES = (1L << 31) - (1L << 20);
 
   public ScanOptions {
     require(scanThreads >= 1, "scanThreads must be at least 1: " + scanThreads);
@@ -74,6 +81,8 @@ public record ScanOptions(
     require(coalesceMaxSize >= MIN_BUFFER_SIZE, "coalesceMaxSize must be at least " + MIN_BUFFER_SIZE + ": "
         + coalesceMaxSize);
     require(maxPageBytes >= MIN_BUFFER_SIZE, "maxPageBytes must be at least " + MIN_BUFFER_SIZE + ": " + maxPageBytes);
+    require(batchBytes >= 1 && batchBytes <= MAX_BATCH_BYTES, "batchBytes must be between 1 and " + MAX_BATCH_BYTES
+        + ": " + batchBytes);
   }
 
   /** The options as they were before coalesced reads existed; those take their defaults. */
@@ -83,7 +92,7 @@ public record ScanOptions(
     this(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint, queueDepth,
         parallelDecode, batchSize, memoryBudget, verifyChecksums, Builder.DEFAULT_COALESCED_READS,
         Builder.DEFAULT_COALESCE_GAP, Builder.DEFAULT_COALESCE_MAX_SIZE, Builder.DEFAULT_PREFETCH_ROW_GROUPS,
-        Builder.DEFAULT_DECODE_AHEAD, Builder.DEFAULT_MAX_PAGE_BYTES);
+        Builder.DEFAULT_DECODE_AHEAD, Builder.DEFAULT_MAX_PAGE_BYTES, Builder.DEFAULT_BATCH_BYTES);
   }
 
   private static void require(boolean condition, String message) {
@@ -107,7 +116,7 @@ public record ScanOptions(
         .parallelDecode(parallelDecode).batchSize(batchSize).memoryBudget(memoryBudget)
         .verifyChecksums(verifyChecksums).coalescedReads(coalescedReads).coalesceGap(coalesceGap)
         .coalesceMaxSize(coalesceMaxSize).prefetchRowGroups(prefetchRowGroups).decodeAhead(decodeAhead)
-        .maxPageBytes(maxPageBytes);
+        .maxPageBytes(maxPageBytes).batchBytes(batchBytes);
   }
 
   /**
@@ -149,6 +158,7 @@ public record ScanOptions(
     static final boolean DEFAULT_DECODE_AHEAD = false;
     /** What one buffer can hold: the format's own limit. */
     static final int DEFAULT_MAX_PAGE_BYTES = Integer.MAX_VALUE - 16;
+    static final long DEFAULT_BATCH_BYTES = 256L << 20;
 
     private int scanThreads = 2 * Runtime.getRuntime().availableProcessors();
     private int decodeThreads = 2 * Runtime.getRuntime().availableProcessors();
@@ -167,6 +177,7 @@ public record ScanOptions(
     private boolean prefetchRowGroups = DEFAULT_PREFETCH_ROW_GROUPS;
     private boolean decodeAhead = DEFAULT_DECODE_AHEAD;
     private int maxPageBytes = DEFAULT_MAX_PAGE_BYTES;
+    private long batchBytes = DEFAULT_BATCH_BYTES;
 
     public Builder scanThreads(int v) {
       scanThreads = v;
@@ -253,10 +264,15 @@ public record ScanOptions(
       return this;
     }
 
+    public Builder batchBytes(long v) {
+      batchBytes = v;
+      return this;
+    }
+
     public ScanOptions build() {
       return new ScanOptions(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint,
           queueDepth, parallelDecode, batchSize, memoryBudget, verifyChecksums, coalescedReads, coalesceGap,
-          coalesceMaxSize, prefetchRowGroups, decodeAhead, maxPageBytes);
+          coalesceMaxSize, prefetchRowGroups, decodeAhead, maxPageBytes, batchBytes);
     }
   }
 }

@@ -132,6 +132,16 @@ class MainTest {
     assertEquals(List.of(lines.get(1)), run("digest", file.toString(), "--columns", "bool_col"));
   }
 
+  /** --batch-bytes: batches of at most 8 bytes a column (a date string each) give the same digest. */
+  @Test
+  void batchBytesFlagBoundsBatchesWithoutChangingValues() throws IOException {
+    Path file = CORPUS.resolve("alltypes_plain.parquet");
+    assertEquals(OracleDigest.digest(file, null), run("digest", file.toString(), "--batch-bytes", "8"));
+    String line = run("scan", file.toString(), "--json", "--batch-bytes", "8").get(0);
+    assertEquals(8, number(line, "rows"));
+    assertThrows(Args.UsageException.class, () -> run("scan", file.toString(), "--batch-bytes", "0"));
+  }
+
   @Test
   void errorsNameTheFile() {
     IOException missing = assertThrows(IOException.class, () -> run("scan", "/no/such/file.parquet"));

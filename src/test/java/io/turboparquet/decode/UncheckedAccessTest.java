@@ -158,7 +158,7 @@ class UncheckedAccessTest {
     try (Dictionary dict = dictionary(memory, PhysicalType.BYTE_ARRAY, 0, 1, plain.toByteArray())) {
       DecodeException e = assertThrows(DecodeException.class,
           () -> gather(memory, dict, PhysicalType.BYTE_ARRAY, ValueSink.VARIABLE, indices, 1024, 1024, sink -> { }));
-      assertTrue(e.getMessage().contains("more than the " + ValueSink.MAX_BUFFER + " one buffer holds"), e.getMessage());
+      assertTrue(e.getMessage().contains("more than the " + ValueSink.MAX_BYTES + " one buffer holds"), e.getMessage());
       assertTrue(direct.peakBytes() < 64L << 20, "peak direct bytes " + direct.peakBytes());
       gather(memory, dict, PhysicalType.BYTE_ARRAY, ValueSink.VARIABLE, indices, 1024, 3, sink -> {
         DecodeTestSupport.assertSink(sink, List.of(value, value, value));

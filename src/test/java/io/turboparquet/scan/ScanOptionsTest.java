@@ -41,4 +41,18 @@ class ScanOptionsTest {
         () -> ScanOptions.builder().coalesceMaxSize(100).build());
     assertTrue(max.getMessage().contains("coalesceMaxSize"), max.getMessage());
   }
+
+  @Test
+  void batchBytesDefaultsTo256MiBAndStaysBelow2GiB() {
+    assertEquals(256L << 20, ScanOptions.defaults().batchBytes());
+    ScanOptions small = ScanOptions.builder().batchBytes(1).build();
+    assertEquals(small, small.toBuilder().build());
+    assertEquals(ScanOptions.MAX_BATCH_BYTES,
+        ScanOptions.builder().batchBytes(ScanOptions.MAX_BATCH_BYTES).build().batchBytes());
+    for (long bad : new long[] {0, -1, ScanOptions.MAX_BATCH_BYTES + 1, Long.MAX_VALUE}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> ScanOptions.builder().batchBytes(bad).build());
+      assertTrue(e.getMessage().contains("batchBytes"), e.getMessage());
+    }
+  }
 }

@@ -424,6 +424,96 @@ public final class TestFileGenerator {
       }
       """;
 
+  /** Strings of mixed sizes, flat and nested: {@link #largeStrings}. */
+  public static final String LARGE_STRINGS_SCHEMA = """
+      message large_strings {
+        required int64 id;
+        optional binary s (STRING);
+        required binary r;
+        optional group tags (LIST) { repeated group list { optional binary element (STRING); } }
+        optional group attrs (MAP) { repeated group key_value { required binary key (STRING); optional binary value (STRING); } }
+        optional int32 n;
+      }
+      """;
+
+  /** How {@link #largeStrings} encodes its strings. */
+  public enum StringEncoding { DICTIONARY, PLAIN, DELTA_LENGTH, DELTA_BYTE_ARRAY }
+
+  /**
+   * Strings of mixed sizes (mostly short and repeating, some of 10-200 KB, about one row in 40 with
+   * a value of 1-3 MB) in a flat optional and a flat required column, a LIST of strings and a MAP
+   * of strings, beside fixed-width columns: for batches bounded in bytes. Value bytes follow from
+   * the seed, not from a random source per byte, so that writing stays fast.
+   */
+  public static GeneratedFile largeStrings(Path dir, CompressionCodecName codec, StringEncoding encoding, int rows,
+      long seed) {
+    MessageType schema = MessageTypeParser.parseMessageType(LARGE_STRINGS_SCHEMA);
+    Cfg cfg = switch (encoding) {
+      case DICTIONARY -> Cfg.of(codec, false, true);
+      case PLAIN -> Cfg.of(codec, false, false);
+      case DELTA_LENGTH -> Cfg.of(codec, true, false).withFactory(new CustomFactory(CustomFactory.Kind.DELTA_LENGTH));
+      case DELTA_BYTE_ARRAY -> Cfg.of(codec, true, false); // parquet-java's V2 default for strings
+    };
+    cfg = cfg.withPages(64 * 1024, 50).withRowGroupSize(8L << 20);
+    String name = "large_strings_" + encoding.name().toLowerCase() + "_" + codec.name().toLowerCase() + ".parquet";
+    Path file = dir.resolve(name);
+    SplittableRandom r = new SplittableRandom(seed);
+    write(file, schema, cfg, rows, (row, g) -> {
+      g.add("id", (long) row);
+      if (r.nextInt(8) != 0) {
+        g.add("s", Binary.fromConstantByteArray(mixedString(r)));
+      }
+      g.add("r", Binary.fromConstantByteArray(mixedString(r)));
+      if (r.nextInt(6) != 0) {
+        Group l = g.addGroup("tags");
+        int n = r.nextInt(0, 5);
+        for (int i = 0; i < n; i++) {
+          Group e = l.addGroup("list");
+          if (r.nextInt(6) != 0) {
+            e.add("element", Binary.fromConstantByteArray(mixedString(r)));
+          }
+        }
+      }
+      if (r.nextInt(5) != 0) {
+        Group m = g.addGroup("attrs");
+        int n = r.nextInt(0, 4);
+        for (int i = 0; i < n; i++) {
+          Group kv = m.addGroup("key_value");
+          kv.add("key", "k" + i);
+          if (r.nextInt(4) != 0) {
+            kv.add("value", Binary.fromConstantByteArray(mixedString(r)));
+          }
+        }
+      }
+      if (r.nextInt(3) != 0) {
+        g.add("n", r.nextInt());
+      }
+    });
+    return new GeneratedFile(file, "large strings / " + encoding + " / " + codec + " / " + rows + " rows");
+  }
+
+  /** Mostly short repeating strings, some of 10-200 KB, one in 40 of 1-3 MB. */
+  private static byte[] mixedString(SplittableRandom r) {
+    int kind = r.nextInt(40);
+    int length = kind == 0 ? r.nextInt(1 << 20, 3 << 20) : kind < 4 ? r.nextInt(10_000, 200_000) : r.nextInt(0, 30);
+    byte[] b = new byte[length];
+    if (kind >= 4) {
+      int k = r.nextInt(20); // few distinct short values: dictionary-friendly
+      for (int i = 0; i < length; i++) {
+        b[i] = (byte) ('a' + (k + i) % 26);
+      }
+      return b;
+    }
+    long x = r.nextLong();
+    for (int i = 0; i < length; i++) {
+      if ((i & 1023) == 0) {
+        x = x * 6364136223846793005L + 1442695040888963407L;
+      }
+      b[i] = (byte) (x >>> ((i & 7) << 3));
+    }
+    return b;
+  }
+
   public static List<GeneratedFile> nestedFiles(Path dir) {
     return List.of(
         nested(dir, CompressionCodecName.SNAPPY, false, true, false, 1500, 7001),
