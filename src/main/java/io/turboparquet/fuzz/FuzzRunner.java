@@ -21,6 +21,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 
 /**
  * Reads a fuzz case's bytes through the scan core (from a file in a work directory) in the case's
@@ -151,7 +154,11 @@ public final class FuzzRunner implements AutoCloseable {
   private CaseResult compareWithParquetJava(Path file, CaseResult ours) throws InterruptedException {
     List<String> theirs;
     try {
-      theirs = onOwnThread(() -> ParquetJavaDigest.digest(file, null)).get(timeoutMillis, TimeUnit.MILLISECONDS);
+      theirs = onOwnThread(() -> chunksFitFile(file) ? ParquetJavaDigest.digest(file, null) : null)
+          .get(timeoutMillis, TimeUnit.MILLISECONDS);
+      if (theirs == null) {
+        return ours;
+      }
     } catch (ExecutionException | TimeoutException e) {
       return ours;
     }
@@ -167,6 +174,29 @@ public final class FuzzRunner implements AutoCloseable {
       }
     }
     return ours;
+  }
+
+  /**
+   * Whether every column chunk parquet-java would read lies inside the file. parquet-java allocates
+   * a heap buffer of each chunk's stored size before reading it, so a hostile size would make the
+   * oracle, not the core, run out of memory.
+   */
+  private static boolean chunksFitFile(Path file) {
+    try (ParquetFileReader reader = ParquetJavaDigest.open(file, false)) {
+      long length = Files.size(file);
+      for (BlockMetaData block : reader.getFooter().getBlocks()) {
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+          long start = chunk.getStartingPos();
+          long size = chunk.getTotalSize();
+          if (start < 0 || size < 0 || size > length - start) {
+            return false;
+          }
+        }
+      }
+      return true;
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   private static <T> CompletableFuture<T> onOwnThread(java.util.function.Supplier<T> task) {
