@@ -73,7 +73,7 @@ public final class FuzzCampaign implements AutoCloseable {
       CaseResult r = runner.run(c.fileName(), bytes, c.readMode());
       record(r.outcome());
       listener.result(i, c, r);
-      if (r.outcome().isFailure() && signatures.add(signature(r))) {
+      if (r.outcome().isFailure() && signatures.add(signature(c, r))) {
         listener.reproducer(i, writeReproducer(c, bytes, r, r.outcome() != Outcome.HANG));
       }
       i++;
@@ -121,20 +121,32 @@ public final class FuzzCampaign implements AutoCloseable {
   }
 
   /**
-   * A failure's kind: for exceptions the type and the top two frames (without line numbers), else
-   * the outcome and its explanation with file names and numbers blotted out.
+   * A failure's kind, so that one reproducer per kind is written: for exceptions the type and the
+   * top two frames (without line numbers); for a broken batch the broken rule with numbers blotted
+   * out; for wrong values the strategy and whether the value counts differ too; else the outcome
+   * and the strategy.
    */
-  static String signature(CaseResult r) {
+  static String signature(FuzzCase c, CaseResult r) {
     String[] lines = r.detail().split("\n");
-    if (r.outcome() == Outcome.RAW_EXCEPTION || r.outcome() == Outcome.OOM) {
-      StringBuilder b = new StringBuilder(failureKey(r));
-      for (int i = 1; i < Math.min(3, lines.length); i++) {
-        b.append(' ').append(lines[i].trim().replaceAll("\\(.*\\)", ""));
+    return switch (r.outcome()) {
+      case RAW_EXCEPTION, OOM -> {
+        StringBuilder b = new StringBuilder(failureKey(r));
+        for (int i = 1; i < Math.min(3, lines.length); i++) {
+          b.append(' ').append(lines[i].trim().replaceAll("\\(.*\\)", ""));
+        }
+        yield b.toString();
       }
-      return b.toString();
-    }
-    return r.outcome() + " " + lines[0].replaceAll("\\(ReadMode\\[.*\\]\\)", "").replaceAll("\\[[^\\]]*\\]", "[file]")
-        .replaceAll("\\d+", "#");
+      case BROKEN_BATCH -> {
+        String rule = lines[0].replaceAll(" \\(ReadMode\\[.*\\]\\)$", "");
+        yield r.outcome() + " " + rule.substring(rule.indexOf(": ") + 2).replaceAll("\\d+", "#");
+      }
+      case WRONG_VALUES -> {
+        String[] w = lines[0].split("\t|parquet-java ");
+        boolean sameCounts = w.length >= 10 && w[2].equals(w[7]) && w[3].equals(w[8]);
+        yield r.outcome() + " " + c.strategy() + (sameCounts ? " same counts" : " other counts");
+      }
+      default -> r.outcome() + " " + c.strategy();
+    };
   }
 
   void record(Outcome o) {
