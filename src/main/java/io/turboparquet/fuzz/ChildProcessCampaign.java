@@ -68,6 +68,9 @@ public final class ChildProcessCampaign {
       while (next < cases && System.nanoTime() < deadline) {
         long remainingMillis = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
         Process child = start(next, remainingMillis);
+        // A child outliving this JVM (killed, interrupted) would go on fuzzing unseen.
+        Thread reaper = new Thread(child::destroyForcibly, "fuzz-child-reaper");
+        Runtime.getRuntime().addShutdownHook(reaper);
         Watchdog watchdog = new Watchdog(child, timeoutMillis + 30_000);
         watchdog.start();
         long begun = -1;
@@ -109,6 +112,7 @@ public final class ChildProcessCampaign {
         }
         int status = child.waitFor();
         watchdog.interrupt();
+        Runtime.getRuntime().removeShutdownHook(reaper);
         if (begun > done) {
           // The child died (or was killed) inside case `begun`.
           Outcome o = watchdog.killed ? Outcome.HANG : status == OOM_EXIT ? Outcome.OOM : Outcome.CRASH;
