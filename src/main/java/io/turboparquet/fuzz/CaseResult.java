@@ -15,9 +15,17 @@ public record CaseResult(Outcome outcome, String detail) {
       b.append(b.length() == 0 ? "" : " <- ").append(c.getClass().getName()).append(": ").append(c.getMessage());
       root = c;
     }
+    // The project's own frames first (where the core trusted the bytes), then the very top.
     StackTraceElement[] stack = root.getStackTrace();
-    for (int i = 0; i < Math.min(4, stack.length); i++) {
-      b.append("\n    at ").append(stack[i]);
+    int ours = 0;
+    for (StackTraceElement e : stack) {
+      if (e.getClassName().startsWith("io.turboparquet.") && !e.getClassName().startsWith("io.turboparquet.fuzz.")
+          && ours++ < 3) {
+        b.append("\n    at ").append(e);
+      }
+    }
+    for (int i = 0; i < Math.min(ours == 0 ? 4 : 2, stack.length); i++) {
+      b.append("\n    top ").append(stack[i]);
     }
     return b.toString();
   }

@@ -122,7 +122,7 @@ public final class FuzzCampaign implements AutoCloseable {
 
   /**
    * A failure's kind, so that one reproducer per kind is written: for exceptions the type and the
-   * top two frames (without line numbers); for a broken batch the broken rule with numbers blotted
+   * first two frames {@link CaseResult#describe} lists (the core's own, without line numbers); for a broken batch the broken rule with numbers blotted
    * out; for wrong values the strategy and whether the value counts differ too; else the outcome
    * and the strategy.
    */
@@ -132,7 +132,7 @@ public final class FuzzCampaign implements AutoCloseable {
       case RAW_EXCEPTION, OOM -> {
         StringBuilder b = new StringBuilder(failureKey(r));
         for (int i = 1; i < Math.min(3, lines.length); i++) {
-          b.append(' ').append(lines[i].trim().replaceAll("\\(.*\\)", ""));
+          b.append(' ').append(lines[i].trim().replaceAll("\\(.*\\)", "")); // frames without line numbers
         }
         yield b.toString();
       }
