@@ -61,10 +61,10 @@ public final class FuzzCampaign implements AutoCloseable {
 
   /**
    * Runs cases {@code from, from + 1, ...} until {@code to} (exclusive), {@code deadlineNanos}
-   * ({@link System#nanoTime}) or a hang ({@code stopOnHang}: its threads may still be running).
-   * Returns the next case index.
+   * ({@link System#nanoTime}) or, with {@code stopOnFatal}, a hang (its threads may still be
+   * running) or an OOM (after which the JVM may not be sound). Returns the next case index.
    */
-  public long run(long campaignSeed, long from, long to, long deadlineNanos, boolean stopOnHang, Listener listener) {
+  public long run(long campaignSeed, long from, long to, long deadlineNanos, boolean stopOnFatal, Listener listener) {
     long i = from;
     while (i < to && System.nanoTime() < deadlineNanos) {
       FuzzCase c = FuzzCase.draw(campaignSeed, i, seeds);
@@ -77,7 +77,7 @@ public final class FuzzCampaign implements AutoCloseable {
         listener.reproducer(i, writeReproducer(c, bytes, r, r.outcome() != Outcome.HANG));
       }
       i++;
-      if (stopOnHang && r.outcome() == Outcome.HANG) {
+      if (stopOnFatal && (r.outcome() == Outcome.HANG || r.outcome() == Outcome.OOM)) {
         break;
       }
     }

@@ -13,7 +13,7 @@ import java.util.List;
  * The child JVM of {@link ChildProcessCampaign}: runs cases and reports each on stdout, one line
  * each, before and after it runs ({@code BEGIN i}, {@code RESULT i OUTCOME headline},
  * {@code REPRO i path}), so that when this JVM dies the parent knows which case killed it. Exits
- * after a hang, whose threads may still be running.
+ * after a hang, whose threads may still be running, or an OOM, after which it may not be sound.
  *
  * <p>Arguments: seed from to millis out timeoutMillis generatedDir corpusDir...
  */
@@ -45,7 +45,8 @@ public final class FuzzWorker {
 
         @Override
         public void result(long index, FuzzCase c, CaseResult r) {
-          protocol.println("RESULT " + index + " " + r.outcome() + " " + r.headline().replace('\n', ' '));
+          // Messages quote file bytes: control characters would break the line protocol.
+          protocol.println("RESULT " + index + " " + r.outcome() + " " + r.headline().replaceAll("\\p{Cntrl}", "?"));
         }
 
         @Override

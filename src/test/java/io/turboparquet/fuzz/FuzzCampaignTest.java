@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The CI fuzz campaign: a fixed seed and a fixed number of cases over the corpus and the generated
  * seed files, deterministic, about two minutes on the 2-core CI machine. Runs in the {@code fuzz-tests}
- * surefire execution (its own JVM, 512 MiB heap and direct memory, exit on OOM), so a crash, an OOM or a
- * hang fails the build. Reproducers of failing cases go to {@code target/fuzz-campaign}.
+ * surefire execution (its own JVM, 512 MiB heap and direct memory): a crash kills the fork, and an OOM or a
+ * hang of the core is a failing case, so each fails the build. Reproducers go to {@code target/fuzz-campaign}.
  */
 class FuzzCampaignTest {
   static final long SEED = 20_260_101L;
