@@ -12,7 +12,7 @@ import java.util.HexFormat;
  * The digest contract of DESIGN.md for one column: a SHA-256 over its values in file order, with
  * a marker byte per row for flat columns and the level bytes per entry for nested ones.
  */
-final class ColumnDigest {
+public final class ColumnDigest {
   private final ColumnDescriptor column;
   private final MessageDigest sha;
   private final byte[] out = new byte[1 << 16];
@@ -22,7 +22,7 @@ final class ColumnDigest {
   private long nonNull;
   private long nulls;
 
-  ColumnDigest(ColumnDescriptor column) {
+  public ColumnDigest(ColumnDescriptor column) {
     this.column = column;
     try {
       this.sha = MessageDigest.getInstance("SHA-256");
@@ -31,7 +31,7 @@ final class ColumnDigest {
     }
   }
 
-  void accept(ColumnBatch batch) {
+  public void accept(ColumnBatch batch) {
     ValueSink sink = batch.values();
     int slots = sink.position();
     int width = sink.width();
@@ -123,7 +123,7 @@ final class ColumnDigest {
   }
 
   /** {@code path<TAB>TYPE<TAB>non_null<TAB>null<TAB>sha256hex} */
-  String line() {
+  public String line() {
     flush();
     return column.dottedPath() + "\t" + column.physicalType() + "\t" + nonNull + "\t" + nulls + "\t"
         + HexFormat.of().formatHex(sha.digest());

@@ -6,6 +6,7 @@ import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterReader;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.thrift.FooterDecoder;
+import io.turboparquet.fuzz.FuzzCommand;
 import io.turboparquet.io.TrackingBufferSource;
 import io.turboparquet.scan.Batch;
 import io.turboparquet.scan.ParquetFileScanner;
@@ -29,12 +30,15 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 
-/** {@code turbo-parquet meta | scan | digest FILE [flags]}: see README.md and DESIGN.md. */
+/** {@code turbo-parquet meta | scan | digest FILE [flags]} and {@code fuzz}: see README.md and docs/cli.md. */
 public final class Main {
   private static final String USAGE = String.join("\n",
       "usage: turbo-parquet meta FILE [--columns a,b] [--repeat N] [--json]",
       "       turbo-parquet scan FILE [--columns a,b] [--threads N] [--repeat N] [--json] [--floor] [scan flags]",
       "       turbo-parquet digest FILE [--columns a,b] [scan flags]",
+      "       turbo-parquet fuzz [--seconds N] [--seed S] [--cases N] [--out DIR] [--corpus DIR,DIR] [--timeout MS]",
+      "                          [--in-process]",
+      "       turbo-parquet fuzz --replay FILE.properties|DIR [--timeout MS]",
       "scan flags: --async true|false  --buffered true|false  --buffer-size BYTES  --batch-size ROWS",
       "            --scan-threads N  --decode-threads N  --parallel-decode true|false  --queue-depth N",
       "            --read-ahead true|false  --memory-budget BYTES  --verify-checksums",
@@ -67,8 +71,11 @@ public final class Main {
   }
 
   static int run(String[] argv, PrintStream out) throws IOException {
-    Args args = new Args(argv, Set.of("json", "verify-checksums", "floor"));
+    Args args = new Args(argv, Set.of("json", "verify-checksums", "floor", "in-process"));
     List<String> words = args.positional();
+    if (words.size() == 1 && words.get(0).equals("fuzz")) {
+      return fuzz(args, out);
+    }
     if (words.size() != 2) {
       throw new Args.UsageException(words.isEmpty() ? "no command" : "want a command and one FILE");
     }
@@ -213,6 +220,40 @@ public final class Main {
       }
     }
     return 0;
+  }
+
+  /**
+   * The mutation fuzzer: a campaign of {@code --seconds} (and at most {@code --cases}) from
+   * {@code --seed}, each case in a child JVM unless {@code --in-process}, reproducers of failing
+   * cases in {@code --out}; or {@code --replay} of reproducers. Exit status 1 when a case fails.
+   */
+  private static int fuzz(Args args, PrintStream out) throws IOException {
+    long timeout = args.longValue("timeout", 10_000);
+    String replay = args.string("replay", null);
+    if (replay != null) {
+      args.rejectUnknown();
+      return FuzzCommand.replay(java.nio.file.Paths.get(replay), java.nio.file.Paths.get("target", "fuzz-replay"),
+          timeout, out) == 0 ? 0 : 1;
+    }
+    long seconds = args.longValue("seconds", 60);
+    long seed = args.longValue("seed", 1);
+    long cases = args.longValue("cases", Long.MAX_VALUE);
+    java.nio.file.Path dir = java.nio.file.Paths.get(args.string("out", "target/fuzz"));
+    String home = System.getProperty("turbo.parquet.home", ".");
+    String corpus = args.string("corpus", home + "/../shared/data/parquet-testing");
+    boolean inProcess = args.bool("in-process", false);
+    args.rejectUnknown();
+    if (seconds < 1 || cases < 1 || timeout < 1) {
+      throw new Args.UsageException("--seconds, --cases and --timeout must be positive");
+    }
+    List<java.nio.file.Path> corpora = java.util.Arrays.stream(corpus.split(",")).filter(c -> !c.isBlank())
+        .map(c -> java.nio.file.Paths.get(c).toAbsolutePath().normalize()).toList();
+    try {
+      return FuzzCommand.campaign(seed, cases, seconds, dir, timeout, corpora, inProcess, out) == 0 ? 0 : 1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted");
+    }
   }
 
   /**

@@ -1,0 +1,228 @@
+package io.turboparquet.fuzz;
+
+import io.turboparquet.cli.ColumnDigest;
+import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.io.TrackingBufferSource;
+import io.turboparquet.scan.Batch;
+import io.turboparquet.scan.ParquetFileScanner;
+import io.turboparquet.scan.ScanContext;
+import io.turboparquet.scan.ScanMetrics;
+import io.turboparquet.scan.ScanPools;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+
+/**
+ * Reads a fuzz case's bytes through the scan core (from a file in a work directory) in the case's
+ * read mode and classifies how it ended: see {@link Outcome}. Each case runs on a thread of its
+ * own under a timeout; after a hang the pools are replaced, since their threads may be stuck.
+ */
+public final class FuzzRunner implements AutoCloseable {
+  private final Path workDir;
+  private final long timeoutMillis;
+  private final FileSystem fs;
+  private ScanPools pools = new ScanPools(2, 2);
+
+  public FuzzRunner(Path workDir, long timeoutMillis) {
+    this.workDir = workDir;
+    this.timeoutMillis = timeoutMillis;
+    try {
+      Files.createDirectories(workDir);
+      this.fs = FileSystem.getLocal(new Configuration()).getRaw();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Runs {@code bytes} as file {@code fileName} (a plain name: it must show in corruption errors). */
+  public CaseResult run(String fileName, byte[] bytes, ReadMode mode) {
+    Path file = workDir.resolve(fileName);
+    try {
+      Files.write(file, bytes);
+      CompletableFuture<CaseResult> read = onOwnThread(() -> read(file, mode));
+      CaseResult ours;
+      try {
+        ours = read.get(timeoutMillis, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        replacePools();
+        return new CaseResult(Outcome.HANG, "no end within " + timeoutMillis + " ms (" + mode + ")");
+      }
+      if (ours.outcome() != Outcome.ACCEPTED) {
+        return ours;
+      }
+      return compareWithParquetJava(file, ours);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("case runner failed", e.getCause());
+    } finally {
+      try {
+        Files.deleteIfExists(file);
+      } catch (IOException e) {
+        // the work directory is scratch space
+      }
+    }
+  }
+
+  /** Our read: ACCEPTED with the digest lines as detail, or how it failed. */
+  private CaseResult read(Path file, ReadMode mode) {
+    TrackingBufferSource buffers = new TrackingBufferSource();
+    ScanContext context = new ScanContext(fs, mode.options(), buffers, pools.scanPool(), pools.decodePool(),
+        new ScanMetrics());
+    CaseResult result;
+    try (ParquetFileScanner scanner = ParquetFileScanner.open(context, new org.apache.hadoop.fs.Path(file.toUri()),
+        null)) {
+      List<ColumnDescriptor> projection = scanner.projection();
+      List<ColumnDigest> digests = new ArrayList<>();
+      for (ColumnDescriptor c : projection) {
+        digests.add(new ColumnDigest(c));
+      }
+      Batch batch;
+      String broken = null;
+      while (broken == null && (batch = scanner.next()) != null) {
+        broken = BatchContract.violation(batch, projection.size());
+        if (broken == null) {
+          for (int i = 0; i < digests.size(); i++) {
+            digests.get(i).accept(batch.columns().get(i));
+          }
+          scanner.decodeAhead();
+        }
+      }
+      result = broken != null ? new CaseResult(Outcome.BROKEN_BATCH, broken + " (" + mode + ")")
+          : new CaseResult(Outcome.ACCEPTED, String.join("\n", digests.stream().map(ColumnDigest::line).toList()));
+    } catch (Throwable t) {
+      result = classify(t, file.getFileName().toString());
+    }
+    if (result.outcome() != Outcome.OOM && leaked(buffers)) {
+      return new CaseResult(Outcome.BUFFER_LEAK, buffers.outstanding() + " buffers held after close, after "
+          + result.outcome() + ": " + result.headline() + " (" + mode + ")");
+    }
+    return result;
+  }
+
+  /** How an exception that escaped the core classifies. */
+  static CaseResult classify(Throwable t, String fileName) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (c instanceof OutOfMemoryError) {
+        return CaseResult.of(Outcome.OOM, t);
+      }
+    }
+    if (t instanceof ParquetCorruptionException) {
+      return t.getMessage() != null && t.getMessage().contains(fileName) ? CaseResult.of(Outcome.CORRUPTION, t)
+          : new CaseResult(Outcome.RAW_EXCEPTION, "corruption error without the file name: " + CaseResult.describe(t));
+    }
+    if (t instanceof UnsupportedOperationException && t.getMessage() != null && !t.getMessage().isBlank()) {
+      return CaseResult.of(Outcome.UNSUPPORTED, t);
+    }
+    return CaseResult.of(Outcome.RAW_EXCEPTION, t);
+  }
+
+  /** Whether buffers are still held; async reads may release theirs a moment after close. */
+  private static boolean leaked(TrackingBufferSource buffers) {
+    for (int i = 0; i < 50 && buffers.outstanding() != 0; i++) {
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    return buffers.outstanding() != 0;
+  }
+
+  /**
+   * An accepted read against parquet-java's digest of the same bytes: WRONG_VALUES when parquet-java
+   * reads them too and disagrees. When parquet-java fails (or takes too long) there is nothing to
+   * compare: the accepted read with its intact batches stands.
+   */
+  private CaseResult compareWithParquetJava(Path file, CaseResult ours) throws InterruptedException {
+    List<String> theirs;
+    try {
+      theirs = onOwnThread(() -> chunksFitFile(file) ? ParquetJavaDigest.digest(file, null) : null)
+          .get(timeoutMillis, TimeUnit.MILLISECONDS);
+      if (theirs == null) {
+        return ours;
+      }
+    } catch (ExecutionException | TimeoutException e) {
+      return ours;
+    }
+    List<String> lines = ours.detail().isEmpty() ? List.of() : List.of(ours.detail().split("\n"));
+    if (lines.equals(theirs)) {
+      return ours;
+    }
+    for (int i = 0; i < Math.max(lines.size(), theirs.size()); i++) {
+      String a = i < lines.size() ? lines.get(i) : "(none)";
+      String b = i < theirs.size() ? theirs.get(i) : "(none)";
+      if (!a.equals(b)) {
+        return new CaseResult(Outcome.WRONG_VALUES, "ours " + a + " parquet-java " + b);
+      }
+    }
+    return ours;
+  }
+
+  /**
+   * Whether every column chunk parquet-java would read lies inside the file. parquet-java allocates
+   * a heap buffer of each chunk's stored size before reading it, so a hostile size would make the
+   * oracle, not the core, run out of memory.
+   */
+  private static boolean chunksFitFile(Path file) {
+    try (ParquetFileReader reader = ParquetJavaDigest.open(file, false)) {
+      long length = Files.size(file);
+      for (BlockMetaData block : reader.getFooter().getBlocks()) {
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+          long start = chunk.getStartingPos();
+          long size = chunk.getTotalSize();
+          if (start < 0 || size < 0 || size > length - start) {
+            return false;
+          }
+        }
+      }
+      return true;
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  private static <T> CompletableFuture<T> onOwnThread(java.util.function.Supplier<T> task) {
+    CompletableFuture<T> f = new CompletableFuture<>();
+    Thread t = new Thread(() -> {
+      try {
+        f.complete(task.get());
+      } catch (Throwable e) {
+        f.completeExceptionally(e);
+      }
+    }, "fuzz-case");
+    t.setDaemon(true); // a hung case must not keep the JVM alive
+    t.start();
+    return f;
+  }
+
+  private void replacePools() {
+    ScanPools old = pools;
+    pools = new ScanPools(2, 2);
+    Thread closer = new Thread(old::close, "fuzz-pool-closer");
+    closer.setDaemon(true);
+    closer.start();
+  }
+
+  @Override
+  public void close() {
+    pools.close();
+  }
+}

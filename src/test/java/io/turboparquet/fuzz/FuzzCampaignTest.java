@@ -1,0 +1,55 @@
+package io.turboparquet.fuzz;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.turboparquet.testing.CorpusFiles;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The CI fuzz campaign: a fixed seed and a fixed number of cases over the corpus and the generated
+ * seed files, deterministic, about two minutes on the 2-core CI machine. Runs in the {@code fuzz-tests}
+ * surefire execution (its own JVM, 512 MiB heap and direct memory): a crash kills the fork, and an OOM or a
+ * hang of the core is a failing case, so each fails the build. Reproducers go to {@code target/fuzz-campaign}.
+ */
+class FuzzCampaignTest {
+  static final long SEED = 20_260_101L;
+  /** Measured on the 2-core machine (load about 3.5 from other builds): 93 s for the cases, 99 s for the Maven run. */
+  static final long CASES = 70_000;
+
+  @Test
+  void fixedCampaignEndsEveryCaseCleanly() {
+    Path out = Paths.get("target", "fuzz-campaign").toAbsolutePath();
+    List<SeedFile> seeds = FuzzCampaign.seeds(List.of(CorpusFiles.dir()), generated(out), d -> "parquet-testing");
+    List<String> failures = new ArrayList<>();
+    long start = System.nanoTime();
+    Map<Outcome, Long> counts;
+    try (FuzzCampaign campaign = new FuzzCampaign(seeds, out, 10_000)) {
+      long end = campaign.run(SEED, 0, CASES, Long.MAX_VALUE, false, new FuzzCampaign.Listener() {
+        @Override
+        public void result(long index, FuzzCase c, CaseResult r) {
+          if (r.outcome().isFailure()) {
+            failures.add("case " + index + " " + c + ": " + r.outcome() + " " + r.headline());
+          }
+        }
+      });
+      counts = campaign.counts();
+      assertEquals(CASES, end);
+    }
+    System.out.printf("fuzz campaign: %d seed files, %.1f s, %s%n", seeds.size(), (System.nanoTime() - start) / 1e9,
+        FuzzCampaign.summary(counts));
+    failures.forEach(System.out::println);
+    assertEquals(CASES, counts.values().stream().mapToLong(Long::longValue).sum());
+    assertEquals(List.of(), failures, () -> FuzzCampaign.summary(counts) + "; reproducers in " + out);
+  }
+
+  private static Path generated(Path out) {
+    Path dir = out.resolve("seeds");
+    SeedFiles.generate(dir);
+    return dir;
+  }
+}

@@ -1,0 +1,60 @@
+package io.turboparquet.fuzz;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.testing.OracleDigest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FuzzRunnerTest {
+  @TempDir Path dir;
+
+  @Test
+  void anIntactFileIsAcceptedInEveryReadModeWithParquetJavasDigest() throws Exception {
+    List<Path> files = SeedFiles.generate(dir.resolve("seeds"));
+    try (FuzzRunner runner = new FuzzRunner(dir.resolve("work"), 10_000)) {
+      for (Path f : files) {
+        byte[] bytes = Files.readAllBytes(f);
+        String expected = String.join("\n", OracleDigest.digest(f, null));
+        for (long s = 0; s < 4; s++) {
+          ReadMode mode = ReadMode.draw(s);
+          CaseResult r = runner.run("intact.parquet", bytes, mode);
+          assertEquals(Outcome.ACCEPTED, r.outcome(), f + " " + mode + ": " + r.detail());
+          assertEquals(expected, r.detail(), f + " " + mode);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aFileCutBeforeItsFooterIsACorruptionNamingTheFile() throws Exception {
+    byte[] bytes = Files.readAllBytes(SeedFiles.generate(dir.resolve("seeds")).get(0));
+    try (FuzzRunner runner = new FuzzRunner(dir.resolve("work"), 10_000)) {
+      CaseResult r = runner.run("cut.parquet", Arrays.copyOf(bytes, bytes.length / 2), ReadMode.draw(1));
+      assertEquals(Outcome.CORRUPTION, r.outcome(), r.detail());
+      assertTrue(r.detail().contains("cut.parquet"), r.detail());
+    }
+  }
+
+  @Test
+  void exceptionsClassifyByTypeAndMessage() {
+    assertEquals(Outcome.CORRUPTION,
+        FuzzRunner.classify(new ParquetCorruptionException("/x/f.parquet", "bad"), "f.parquet").outcome());
+    assertEquals(Outcome.RAW_EXCEPTION,
+        FuzzRunner.classify(new ParquetCorruptionException("/x/g.parquet", "bad"), "f.parquet").outcome());
+    assertEquals(Outcome.UNSUPPORTED,
+        FuzzRunner.classify(new UnsupportedOperationException("LZO"), "f.parquet").outcome());
+    assertEquals(Outcome.RAW_EXCEPTION,
+        FuzzRunner.classify(new UnsupportedOperationException(), "f.parquet").outcome());
+    assertEquals(Outcome.RAW_EXCEPTION,
+        FuzzRunner.classify(new ArrayIndexOutOfBoundsException(3), "f.parquet").outcome());
+    assertEquals(Outcome.OOM, FuzzRunner.classify(new java.io.IOException(new OutOfMemoryError("Direct buffer memory")),
+        "f.parquet").outcome());
+  }
+}
