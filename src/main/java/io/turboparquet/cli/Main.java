@@ -230,24 +230,24 @@ public final class Main {
   private static int fuzz(Args args, PrintStream out) throws IOException {
     long timeout = args.longValue("timeout", 10_000);
     String replay = args.string("replay", null);
+    String home = System.getProperty("turbo.parquet.home", ".");
+    String corpus = args.string("corpus", home + "/../shared/data/parquet-testing");
+    List<java.nio.file.Path> corpora = java.util.Arrays.stream(corpus.split(",")).filter(c -> !c.isBlank())
+        .map(c -> java.nio.file.Paths.get(c).toAbsolutePath().normalize()).toList();
     if (replay != null) {
       args.rejectUnknown();
       return FuzzCommand.replay(java.nio.file.Paths.get(replay), java.nio.file.Paths.get("target", "fuzz-replay"),
-          timeout, out) == 0 ? 0 : 1;
+          timeout, corpora, out) == 0 ? 0 : 1;
     }
     long seconds = args.longValue("seconds", 60);
     long seed = args.longValue("seed", 1);
     long cases = args.longValue("cases", Long.MAX_VALUE);
     java.nio.file.Path dir = java.nio.file.Paths.get(args.string("out", "target/fuzz"));
-    String home = System.getProperty("turbo.parquet.home", ".");
-    String corpus = args.string("corpus", home + "/../shared/data/parquet-testing");
     boolean inProcess = args.bool("in-process", false);
     args.rejectUnknown();
     if (seconds < 1 || cases < 1 || timeout < 1) {
       throw new Args.UsageException("--seconds, --cases and --timeout must be positive");
     }
-    List<java.nio.file.Path> corpora = java.util.Arrays.stream(corpus.split(",")).filter(c -> !c.isBlank())
-        .map(c -> java.nio.file.Paths.get(c).toAbsolutePath().normalize()).toList();
     try {
       return FuzzCommand.campaign(seed, cases, seconds, dir, timeout, corpora, inProcess, out) == 0 ? 0 : 1;
     } catch (InterruptedException e) {

@@ -70,7 +70,7 @@ public final class FuzzCampaign implements AutoCloseable {
       FuzzCase c = FuzzCase.draw(campaignSeed, i, seeds);
       listener.begin(i, c);
       byte[] bytes = c.mutate(seed(c.seedFile()));
-      CaseResult r = runner.run(c.fileName(), bytes, c.readMode());
+      CaseResult r = runner.run(c.fileName(), bytes, c.readMode(), seed(c.seedFile()).bytes());
       record(r.outcome());
       listener.result(i, c, r);
       if (r.outcome().isFailure() && signatures.add(signature(c, r))) {
@@ -98,8 +98,9 @@ public final class FuzzCampaign implements AutoCloseable {
     if (minimize) {
       String key = failureKey(r);
       minimal = Minimizer.minimize(seed(c.seedFile()).bytes(), bytes,
-          candidate -> failureKey(runner.run(c.fileName(), candidate, c.readMode())).equals(key), MINIMIZE_RUNS);
-      CaseResult again = runner.run(c.fileName(), minimal, c.readMode());
+          candidate -> failureKey(runner.run(c.fileName(), candidate, c.readMode(), seed(c.seedFile()).bytes()))
+              .equals(key), MINIMIZE_RUNS);
+      CaseResult again = runner.run(c.fileName(), minimal, c.readMode(), seed(c.seedFile()).bytes());
       r = failureKey(again).equals(key) ? again : r;
     }
     String name = c.fileName().replace(".parquet", "") + "-" + r.outcome();

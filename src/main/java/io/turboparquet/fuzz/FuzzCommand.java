@@ -59,8 +59,19 @@ public final class FuzzCommand {
     }
   }
 
-  /** Replays the reproducers in {@code path} (a .properties file or a directory of them); returns how many still fail. */
-  public static long replay(Path path, Path work, long timeoutMillis, PrintStream log) throws IOException {
+  /**
+   * Replays the reproducers in {@code path} (a .properties file or a directory of them) against the
+   * seed files they were mutated from (for {@link FuzzRunner#run(String, byte[], ReadMode, byte[])});
+   * returns how many still fail.
+   */
+  public static long replay(Path path, Path work, long timeoutMillis, List<Path> corpora, PrintStream log)
+      throws IOException {
+    Path generated = work.resolve("seeds");
+    SeedFiles.generate(generated);
+    Map<String, byte[]> seeds = new java.util.HashMap<>();
+    for (SeedFile s : FuzzCampaign.seeds(corpora, generated, ChildProcessCampaign::prefix)) {
+      seeds.put(s.name(), s.bytes());
+    }
     List<Path> files;
     if (Files.isDirectory(path)) {
       try (Stream<Path> s = Files.list(path)) {
@@ -73,7 +84,7 @@ public final class FuzzCommand {
     try (FuzzRunner runner = new FuzzRunner(work, timeoutMillis)) {
       for (Path p : files) {
         Reproducer r = Reproducer.read(p);
-        CaseResult now = runner.run(r.name() + ".parquet", r.bytes(), r.mode());
+        CaseResult now = runner.run(r.name() + ".parquet", r.bytes(), r.mode(), seeds.get(r.fuzzCase().seedFile()));
         failing += now.outcome().isFailure() ? 1 : 0;
         log.println(p.getFileName() + "\t" + r.result().outcome() + " -> " + now.outcome() + "\t" + now.headline());
       }

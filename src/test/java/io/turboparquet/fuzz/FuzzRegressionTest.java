@@ -3,12 +3,15 @@ package io.turboparquet.fuzz;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turboparquet.testing.CorpusFiles;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -23,9 +26,17 @@ import org.junit.jupiter.api.TestFactory;
 class FuzzRegressionTest {
   private static FuzzRunner runner;
 
+  /** The files the reproducers were mutated from, by the names the campaigns give them. */
+  private static final Map<String, byte[]> seeds = new HashMap<>();
+
   @BeforeAll
   static void start() {
-    runner = new FuzzRunner(Paths.get("target", "fuzz-regression").toAbsolutePath(), 10_000);
+    Path work = Paths.get("target", "fuzz-regression").toAbsolutePath();
+    runner = new FuzzRunner(work, 10_000);
+    Path generated = work.resolve("seeds");
+    SeedFiles.generate(generated);
+    FuzzCampaign.seeds(List.of(CorpusFiles.dir()), generated, d -> "parquet-testing")
+        .forEach(s -> seeds.put(s.name(), s.bytes()));
   }
 
   @AfterAll
@@ -44,7 +55,7 @@ class FuzzRegressionTest {
     return files.stream().map(p -> DynamicTest.dynamicTest(p.getFileName().toString(), () -> {
       Reproducer r = Reproducer.read(p);
       assertTrue(r.bytes().length < 100_000, "reproducers stay small");
-      CaseResult now = runner.run(r.name() + ".parquet", r.bytes(), r.mode());
+      CaseResult now = runner.run(r.name() + ".parquet", r.bytes(), r.mode(), seeds.get(r.fuzzCase().seedFile()));
       assertFalse(now.outcome().isFailure(), () -> r.name() + " (found as " + r.result().outcome() + ", seed file "
           + r.fuzzCase().seedFile() + ", " + r.fuzzCase().strategy() + ") now: " + now.outcome() + " "
           + now.detail());

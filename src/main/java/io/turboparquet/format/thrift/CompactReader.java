@@ -42,7 +42,7 @@ public abstract class CompactReader {
   protected abstract String context();
 
   /** Longest string or binary accepted. */
-  protected final int maxStringLength() {
+  final int maxStringLength() {
     return maxStringLength;
   }
 

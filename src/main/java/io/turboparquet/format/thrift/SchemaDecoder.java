@@ -269,6 +269,12 @@ final class SchemaDecoder {
         throw r.corrupt("SchemaElement.type_length must be positive for FIXED_LEN_BYTE_ARRAY column "
             + String.join(".", path));
       }
+      // Every row, null or not, takes a slot of this width in a batch: a value no footer string may
+      // be as long as is a claim only the schema makes, and it would cost its memory on every row.
+      if (e.typeLength() > r.maxStringLength()) {
+        throw r.corrupt("SchemaElement.type_length " + e.typeLength() + " of FIXED_LEN_BYTE_ARRAY column "
+            + String.join(".", path) + " is above the limit of " + r.maxStringLength() + " (FooterOptions.maxStringLength)");
+      }
       typeLength = e.typeLength();
     }
     ColumnDescriptor column = new ColumnDescriptor(leaves.size(), path, type, typeLength, repetition, d, rp,

@@ -228,6 +228,21 @@ class MalformedFooterTest {
     fails(w.bytes(), "SchemaElement.num_children of the root", "3 schema elements");
   }
 
+  /** A FIXED_LEN_BYTE_ARRAY width of 1 GiB would cost 1 GiB per row, null or not: refused as a footer string would be. */
+  @Test
+  void fixedLengthAboveTheStringLimitFails() {
+    CompactWriter w = new CompactWriter();
+    w.beginStruct();
+    w.i32(1, 2);
+    w.list(2, STRUCT, 2);
+    w.beginStruct().string(4, "schema").i32(5, 1).stop();
+    w.beginStruct().i32(1, 7).i32(2, 1 << 30).i32(3, 1).string(4, "f").stop();
+    w.i64(3, 0);
+    w.list(4, STRUCT, 0);
+    w.stop();
+    fails(w.bytes(), "SchemaElement.type_length 1073741824", "column f", "limit of " + FooterOptions.DEFAULT_MAX_STRING_LENGTH);
+  }
+
   @Test
   void deepNestingAndOverlongVarintsFail() {
     CompactWriter w = new CompactWriter().beginStruct();
