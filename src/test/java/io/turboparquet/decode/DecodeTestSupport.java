@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
+import io.turboparquet.format.PhysicalType;
 import io.turboparquet.io.BufferSource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -52,6 +53,23 @@ final class DecodeTestSupport {
     ByteBuf buf = PAGES.directBuffer(all.length, all.length);
     buf.writeBytes(all);
     return buf;
+  }
+
+  /**
+   * The dictionary of {@code encoded} as a column reader builds it, from a page released right after
+   * (the dictionary must not depend on it); null when the encoding has none.
+   */
+  static Dictionary dictionary(TestEncoders.Encoded encoded, PhysicalType type, int typeLength, BufferSource source) {
+    if (encoded.dictionaryPage() == null) {
+      return null;
+    }
+    ByteBuf dictPage = page(encoded.dictionaryPage());
+    try {
+      return Dictionary.read(dictPage, OFFSET, encoded.dictionaryPage().length, encoded.dictionarySize(), type,
+          typeLength, source);
+    } finally {
+      dictPage.release();
+    }
   }
 
   private static final UnpooledByteBufAllocator PAGES = new UnpooledByteBufAllocator(true, true);

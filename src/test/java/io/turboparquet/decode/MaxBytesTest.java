@@ -44,16 +44,7 @@ class MaxBytesTest {
     }
     TestEncoders.Encoded encoded = TestEncoders.encode(encoding, BYTE_ARRAY, 0, values);
     TrackingBufferSource source = new TrackingBufferSource();
-    Dictionary dictionary = null;
-    if (encoded.dictionaryPage() != null) {
-      ByteBuf dictPage = DecodeTestSupport.page(encoded.dictionaryPage());
-      try {
-        dictionary = Dictionary.read(dictPage, DecodeTestSupport.OFFSET, encoded.dictionaryPage().length,
-            encoded.dictionarySize(), BYTE_ARRAY, 0, source);
-      } finally {
-        dictPage.release();
-      }
-    }
+    Dictionary dictionary = DecodeTestSupport.dictionary(encoded, BYTE_ARRAY, 0, source);
     ByteBuf page = DecodeTestSupport.page(encoded.section());
     boolean exactDelta = encoding == DELTA_LENGTH_BYTE_ARRAY || encoding == DELTA_BYTE_ARRAY;
     int exactCases = 0;

@@ -19,7 +19,6 @@ import static io.turboparquet.format.PhysicalType.INT96;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.buffer.ByteBuf;
 import io.turboparquet.format.Encoding;
 import io.turboparquet.format.PhysicalType;
 import io.turboparquet.io.TrackingBufferSource;
@@ -97,15 +96,8 @@ class ValuesDecodersTest {
     TestEncoders.Encoded encoded = TestEncoders.encode(combo.encoding(), combo.type(), combo.typeLength(), values);
     int width = combo.type() == BOOLEAN ? 1 : TestValues.width(combo.type(), combo.typeLength());
     TrackingBufferSource source = new TrackingBufferSource();
-    Dictionary dictionary = null;
-    if (encoded.dictionaryPage() != null) {
-      ByteBuf dictPage = DecodeTestSupport.page(encoded.dictionaryPage());
-      try {
-        dictionary = Dictionary.read(dictPage, DecodeTestSupport.OFFSET, encoded.dictionaryPage().length,
-            encoded.dictionarySize(), combo.type(), combo.typeLength(), source);
-      } finally {
-        dictPage.release(); // the dictionary must not depend on the page it came from
-      }
+    Dictionary dictionary = DecodeTestSupport.dictionary(encoded, combo.type(), combo.typeLength(), source);
+    if (dictionary != null) {
       assertEquals(encoded.dictionarySize(), dictionary.size());
     }
     try {
