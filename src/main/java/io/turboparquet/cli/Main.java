@@ -43,7 +43,7 @@ public final class Main {
       "            --scan-threads N  --decode-threads N  --parallel-decode true|false  --queue-depth N",
       "            --read-ahead true|false  --memory-budget BYTES  --verify-checksums",
       "            --coalesce true|false  --coalesce-gap BYTES  --coalesce-max-size BYTES  --prefetch true|false",
-      "            --decode-ahead true|false  --batch-bytes BYTES  --max-page-bytes BYTES",
+      "            --decode-ahead true|false  --batch-bytes BYTES  --max-page-bytes BYTES  --max-page-entries N",
       "Hadoop configuration: -D key=value (any command), e.g. for slow:// paths",
       "            -D fs.slow.read.latency=10ms -D fs.slow.stream.bytes-per-second=100m");
 
@@ -282,7 +282,8 @@ public final class Main {
         .coalesceMaxSize(args.integer("coalesce-max-size", d.coalesceMaxSize()))
         .prefetchRowGroups(args.bool("prefetch", d.prefetchRowGroups()))
         .decodeAhead(args.bool("decode-ahead", d.decodeAhead()))
-        .maxPageBytes(args.integer("max-page-bytes", d.maxPageBytes()));
+        .maxPageBytes(args.integer("max-page-bytes", d.maxPageBytes()))
+        .maxPageEntries(args.integer("max-page-entries", d.maxPageEntries()));
     b.bufferSize(args.integer("buffer-size", d.bufferSize()))
         .batchSize(args.integer("batch-size", d.batchSize()))
         .batchBytes(args.longValue("batch-bytes", d.batchBytes()))

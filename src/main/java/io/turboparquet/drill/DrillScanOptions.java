@@ -48,15 +48,18 @@ final class DrillScanOptions {
     if (config.getMaxPageBytes() != null) {
       b.maxPageBytes(atLeast("maxPageBytes", config.getMaxPageBytes(), ScanOptions.MIN_BUFFER_SIZE));
     }
+    if (config.getMaxPageEntries() != null) {
+      b.maxPageEntries(atLeast("maxPageEntries", config.getMaxPageEntries(), 1));
+    }
     b.batchBytes(batchBytes(options, config));
     return b.build();
   }
 
-  /** A format property of at least {@code min} bytes, or a validation error naming it. */
+  /** A format property of at least {@code min}, or a validation error naming it. */
   private static <T extends Number> T atLeast(String property, T value, long min) {
     if (value.longValue() < min) {
       throw UserException.validationError()
-          .message("turbo-parquet format property %s must be at least %d bytes, not %d", property, min, value)
+          .message("turbo-parquet format property %s must be at least %d, not %d", property, min, value)
           .build(logger);
     }
     return value;

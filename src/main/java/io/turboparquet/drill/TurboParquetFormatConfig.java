@@ -43,6 +43,8 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
    * anything is allocated for it (default: what one buffer can hold, 2 GiB - 16).
    */
   private final Integer maxPageBytes;
+  /** The most level entries one data page may hold (default 2^26); more fails the query before decoding. */
+  private final Integer maxPageEntries;
   /**
    * Most bytes of values one column holds in one batch; a batch ends early, at a record boundary,
    * before a column passes it. Null follows {@code store.parquet.flat.batch.memory_size} (or, when
@@ -51,7 +53,7 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
   private final Long batchBytes;
 
   public TurboParquetFormatConfig() {
-    this(null, null, null, null, null, null, null);
+    this(null, null, null, null, null, null, null, null);
   }
 
   @JsonCreator
@@ -61,6 +63,7 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
       @JsonProperty("coalescedReads") Boolean coalescedReads,
       @JsonProperty("decodeAhead") Boolean decodeAhead,
       @JsonProperty("maxPageBytes") Integer maxPageBytes,
+      @JsonProperty("maxPageEntries") Integer maxPageEntries,
       @JsonProperty("batchBytes") Long batchBytes) {
     this.memoryBudget = memoryBudget;
     this.parallelDecode = parallelDecode;
@@ -68,6 +71,7 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
     this.coalescedReads = coalescedReads;
     this.decodeAhead = decodeAhead;
     this.maxPageBytes = maxPageBytes;
+    this.maxPageEntries = maxPageEntries;
     this.batchBytes = batchBytes;
   }
 
@@ -102,6 +106,11 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
   }
 
   @JsonProperty
+  public Integer getMaxPageEntries() {
+    return maxPageEntries;
+  }
+
+  @JsonProperty
   public Long getBatchBytes() {
     return batchBytes;
   }
@@ -115,19 +124,21 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
         && Objects.equals(coalescedReads, that.coalescedReads)
         && Objects.equals(decodeAhead, that.decodeAhead)
         && Objects.equals(maxPageBytes, that.maxPageBytes)
+        && Objects.equals(maxPageEntries, that.maxPageEntries)
         && Objects.equals(batchBytes, that.batchBytes);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(NAME, memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead, maxPageBytes,
-        batchBytes);
+        maxPageEntries, batchBytes);
   }
 
   @Override
   public String toString() {
     return "TurboParquetFormatConfig[memoryBudget=" + memoryBudget + ", parallelDecode=" + parallelDecode
         + ", verifyChecksums=" + verifyChecksums + ", coalescedReads=" + coalescedReads
-        + ", decodeAhead=" + decodeAhead + ", maxPageBytes=" + maxPageBytes + ", batchBytes=" + batchBytes + "]";
+        + ", decodeAhead=" + decodeAhead + ", maxPageBytes=" + maxPageBytes
+        + ", maxPageEntries=" + maxPageEntries + ", batchBytes=" + batchBytes + "]";
   }
 }

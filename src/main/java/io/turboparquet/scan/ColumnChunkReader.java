@@ -36,8 +36,6 @@ import java.util.Map;
  * the rows past it to the start of the next batch (carry-over).
  */
 final class ColumnChunkReader implements AutoCloseable {
-  /** Hard cap on level entries per page, so a hostile header cannot make us allocate gigabytes. */
-  private static final int MAX_PAGE_ENTRIES = 1 << 26;
 
   private final ChunkLocation location;
   private final ColumnDescriptor column;
@@ -47,6 +45,8 @@ final class ColumnChunkReader implements AutoCloseable {
   private final BufferSource source;
   private final ScanMetrics metrics;
   private final int maxDef;
+  /** {@link ScanOptions#maxPageEntries()}: checked before a page's levels are decoded into arrays of that size. */
+  private final int maxPageEntries;
   private final int maxRep;
   private final ValueSink sink;
   private final ColumnBatch batch;
@@ -106,6 +106,7 @@ final class ColumnChunkReader implements AutoCloseable {
     this.source = source;
     this.metrics = metrics;
     this.maxDef = column.maxDefinitionLevel();
+    this.maxPageEntries = options.maxPageEntries();
     this.maxRep = column.maxRepetitionLevel();
     this.sink = new ValueSink(source, column.valueWidth() > 0 ? column.valueWidth() : ValueSink.VARIABLE);
     this.batch = new ColumnBatch(column, sink);
@@ -568,9 +569,9 @@ final class ColumnChunkReader implements AutoCloseable {
 
   private void startDataPage(PageHeaderInfo h) throws IOException {
     int n = h.numValues();
-    ParquetCorruptionException.validate(n <= MAX_PAGE_ENTRIES, location.file(),
-        "%s: page at offset %d claims %d values, more than the limit of %d", location.describe(), pageOffset, n,
-        MAX_PAGE_ENTRIES);
+    ParquetCorruptionException.validate(n <= maxPageEntries, location.file(),
+        "%s: page at offset %d claims %d values, more than the limit of %d (option maxPageEntries)",
+        location.describe(), pageOffset, n, maxPageEntries);
     int off = page.readerIndex();
     int end = off + h.uncompressedSize();
     if (maxRep > 0 && reps.length < n) {

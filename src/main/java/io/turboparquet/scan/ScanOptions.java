@@ -40,6 +40,9 @@ import org.apache.hadoop.fs.FSDataInputStream;
  * @param maxPageBytes the largest uncompressed page a scan reads: a page header that claims more
  *     is refused before anything is allocated for it (by default what one buffer can hold; a
  *     shared cluster may want less)
+ * @param maxPageEntries the most level entries (values and nulls) one data page may hold: a page
+ *     header that claims more is refused before its levels are decoded (levels are decoded per
+ *     page, 4 bytes an entry for each of repetition and definition levels)
  * @param batchBytes most bytes of values one column holds in one batch (data bytes of a variable-width
  *     column, value slots of a fixed-width one): a batch ends early, at a record boundary, when the
  *     next records would pass it, and every column of the batch then holds that many rows; a single
@@ -63,6 +66,7 @@ public record ScanOptions(
     boolean prefetchRowGroups,
     boolean decodeAhead,
     int maxPageBytes,
+    int maxPageEntries,
     long batchBytes) {
 
   /** The smallest read buffer the memory budget shrinks a column's buffer to. */
@@ -81,6 +85,7 @@ public record ScanOptions(
     require(coalesceMaxSize >= MIN_BUFFER_SIZE, "coalesceMaxSize must be at least " + MIN_BUFFER_SIZE + ": "
         + coalesceMaxSize);
     require(maxPageBytes >= MIN_BUFFER_SIZE, "maxPageBytes must be at least " + MIN_BUFFER_SIZE + ": " + maxPageBytes);
+    require(maxPageEntries >= 1, "maxPageEntries must be at least 1: " + maxPageEntries);
     require(batchBytes >= 1 && batchBytes <= MAX_BATCH_BYTES, "batchBytes must be between 1 and " + MAX_BATCH_BYTES
         + ": " + batchBytes);
   }
@@ -92,7 +97,8 @@ public record ScanOptions(
     this(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint, queueDepth,
         parallelDecode, batchSize, memoryBudget, verifyChecksums, Builder.DEFAULT_COALESCED_READS,
         Builder.DEFAULT_COALESCE_GAP, Builder.DEFAULT_COALESCE_MAX_SIZE, Builder.DEFAULT_PREFETCH_ROW_GROUPS,
-        Builder.DEFAULT_DECODE_AHEAD, Builder.DEFAULT_MAX_PAGE_BYTES, Builder.DEFAULT_BATCH_BYTES);
+        Builder.DEFAULT_DECODE_AHEAD, Builder.DEFAULT_MAX_PAGE_BYTES,
+        Builder.DEFAULT_MAX_PAGE_ENTRIES, Builder.DEFAULT_BATCH_BYTES);
   }
 
   private static void require(boolean condition, String message) {
@@ -116,7 +122,8 @@ public record ScanOptions(
         .parallelDecode(parallelDecode).batchSize(batchSize).memoryBudget(memoryBudget)
         .verifyChecksums(verifyChecksums).coalescedReads(coalescedReads).coalesceGap(coalesceGap)
         .coalesceMaxSize(coalesceMaxSize).prefetchRowGroups(prefetchRowGroups).decodeAhead(decodeAhead)
-        .maxPageBytes(maxPageBytes).batchBytes(batchBytes);
+        .maxPageBytes(maxPageBytes).maxPageEntries(maxPageEntries)
+        .batchBytes(batchBytes);
   }
 
   /**
@@ -158,6 +165,8 @@ public record ScanOptions(
     static final boolean DEFAULT_DECODE_AHEAD = false;
     /** What one buffer can hold: the format's own limit. */
     static final int DEFAULT_MAX_PAGE_BYTES = Integer.MAX_VALUE - 16;
+    /** 2^26: old writers made one all-null page of a whole row group, up to 64 Mi rows (pyarrow's old default). */
+    static final int DEFAULT_MAX_PAGE_ENTRIES = 1 << 26;
     static final long DEFAULT_BATCH_BYTES = 256L << 20;
 
     private int scanThreads = 2 * Runtime.getRuntime().availableProcessors();
@@ -177,6 +186,7 @@ public record ScanOptions(
     private boolean prefetchRowGroups = DEFAULT_PREFETCH_ROW_GROUPS;
     private boolean decodeAhead = DEFAULT_DECODE_AHEAD;
     private int maxPageBytes = DEFAULT_MAX_PAGE_BYTES;
+    private int maxPageEntries = DEFAULT_MAX_PAGE_ENTRIES;
     private long batchBytes = DEFAULT_BATCH_BYTES;
 
     public Builder scanThreads(int v) {
@@ -264,6 +274,11 @@ public record ScanOptions(
       return this;
     }
 
+    public Builder maxPageEntries(int v) {
+      maxPageEntries = v;
+      return this;
+    }
+
     public Builder batchBytes(long v) {
       batchBytes = v;
       return this;
@@ -272,7 +287,7 @@ public record ScanOptions(
     public ScanOptions build() {
       return new ScanOptions(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint,
           queueDepth, parallelDecode, batchSize, memoryBudget, verifyChecksums, coalescedReads, coalesceGap,
-          coalesceMaxSize, prefetchRowGroups, decodeAhead, maxPageBytes, batchBytes);
+          coalesceMaxSize, prefetchRowGroups, decodeAhead, maxPageBytes, maxPageEntries, batchBytes);
     }
   }
 }

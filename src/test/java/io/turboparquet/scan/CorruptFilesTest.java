@@ -104,6 +104,19 @@ class CorruptFilesTest {
     corrupt(CorruptFiles.definitionLevelAboveMax(dir.resolve("deflevel")), "s");
   }
 
+  /** A page of more level entries than maxPageEntries allows fails before its levels are decoded, naming the option. */
+  @Test
+  @Order(9)
+  void pageAboveMaxPageEntries() throws Exception {
+    Path base = CorruptFiles.base(dir.resolve("entries"));
+    ScanOptions options = ScanOptions.builder().maxPageEntries(10).build();
+    ParquetCorruptionException e = org.junit.jupiter.api.Assertions.assertThrows(ParquetCorruptionException.class,
+        () -> harness.digest(base, null, options));
+    assertTrue(e.getMessage().contains("more than the limit of 10 (option maxPageEntries)"), e.getMessage());
+    assertTrue(e.getMessage().contains(base.getFileName().toString()) && e.getMessage().contains("row group 0 column "),
+        e.getMessage());
+  }
+
   /**
    * Last: a valid file, not a corrupt one, but the gather that once overflowed and crashed the JVM.
    * A 2.2 MB entry repeated 1,024 times is 2.25 GB of values: they read in batches under the byte

@@ -43,6 +43,19 @@ class ScanOptionsTest {
   }
 
   @Test
+  void pageLimitsAreRefusedByNameAndKeptByToBuilder() {
+    IllegalArgumentException bytes = assertThrows(IllegalArgumentException.class,
+        () -> ScanOptions.builder().maxPageBytes(100).build());
+    assertTrue(bytes.getMessage().contains("maxPageBytes"), bytes.getMessage());
+    IllegalArgumentException entries = assertThrows(IllegalArgumentException.class,
+        () -> ScanOptions.builder().maxPageEntries(0).build());
+    assertTrue(entries.getMessage().contains("maxPageEntries"), entries.getMessage());
+    ScanOptions set = ScanOptions.builder().maxPageBytes(1 << 20).maxPageEntries(1000).build();
+    assertEquals(set, set.toBuilder().build());
+    assertEquals(1 << 26, ScanOptions.defaults().maxPageEntries());
+  }
+
+  @Test
   void batchBytesDefaultsTo256MiBAndStaysBelow2GiB() {
     assertEquals(256L << 20, ScanOptions.defaults().batchBytes());
     ScanOptions small = ScanOptions.builder().batchBytes(1).build();
