@@ -14,8 +14,8 @@ public final class LegacyBitPackedLevels {
     return (int) (((long) count * bitWidth + 7) / 8);
   }
 
-  /** Decodes {@code count} levels from {@code buf[offset...)} into {@code dst[0, count)}. */
-  public static void decode(ByteBuf buf, int offset, int count, int bitWidth, int[] dst) {
+  /** Decodes {@code count} levels (bit width at most 8) from {@code buf[offset...)} into {@code dst[0, count)}. */
+  public static void decode(ByteBuf buf, int offset, int count, int bitWidth, byte[] dst) {
     int end = offset + byteLength(count, bitWidth);
     if (end > buf.capacity()) {
       throw new DecodeException("BIT_PACKED levels need " + (end - offset) + " bytes, the page has "
@@ -29,7 +29,7 @@ public final class LegacyBitPackedLevels {
         int byteValue = buf.getByte(offset + (int) (bit >>> 3)) & 0xff;
         value = (value << 1) | ((byteValue >>> (7 - (int) (bit & 7))) & 1);
       }
-      dst[i] = value & mask;
+      dst[i] = (byte) (value & mask);
     }
   }
 }

@@ -22,6 +22,8 @@ public final class RleBitPackedHybridDecoder {
   private final int[] group = new int[8];
   /** Heap copy of up to {@link #BULK_GROUPS} groups, plus the 8 bytes the unpacker may over-read. */
   private final byte[] packed = new byte[BULK_GROUPS * MAX_BIT_WIDTH + 8];
+  /** Bit-packed levels on their way to {@link #readLevels}. */
+  private final int[] levelScratch = new int[1024];
 
   private ByteBuf buf;
   private int pos;
@@ -51,6 +53,38 @@ public final class RleBitPackedHybridDecoder {
     this.bitWidth = bitWidth;
     this.runLeft = 0;
     this.groupIdx = 8;
+  }
+
+  /**
+   * Decodes the next {@code n} values into {@code dst[off, off + n)} as unsigned bytes: levels,
+   * whose bit width is at most 8, take a quarter of the memory of ints (a page may hold 2^26).
+   */
+  public void readLevels(byte[] dst, int off, int n) {
+    if (bitWidth > 8) {
+      throw new IllegalStateException("levels of " + bitWidth + " bits do not fit a byte");
+    }
+    int[] s = levelScratch;
+    while (n > 0) {
+      if (runLeft == 0 && bitWidth > 0) {
+        nextRun(n);
+      }
+      int k;
+      if (bitWidth == 0 || rle) { // a run of one value: no ints in between
+        k = bitWidth == 0 ? n : Math.min(n, runLeft);
+        Arrays.fill(dst, off, off + k, (byte) (bitWidth == 0 ? 0 : rleValue));
+        if (bitWidth > 0) {
+          runLeft -= k;
+        }
+      } else {
+        k = Math.min(n, s.length);
+        readInts(s, 0, k);
+        for (int i = 0; i < k; i++) {
+          dst[off + i] = (byte) s[i];
+        }
+      }
+      off += k;
+      n -= k;
+    }
   }
 
   /** Decodes the next {@code n} values into {@code dst[off, off + n)}. */

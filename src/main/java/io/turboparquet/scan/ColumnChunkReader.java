@@ -60,8 +60,9 @@ final class ColumnChunkReader implements AutoCloseable {
   private int entryIndex;
   /** No data page with entries has been started yet: the next one must begin a record. */
   private boolean firstDataPage = true;
-  private int[] defs = new int[0];
-  private int[] reps = new int[0];
+  /** The current page's levels, unsigned bytes (maxima are at most 255): a quarter of ints' memory. */
+  private byte[] defs = new byte[0];
+  private byte[] reps = new byte[0];
   private byte[] scratch = new byte[0];
   private ValuesDecoder decoder;
   private ByteBuf validity;
@@ -209,10 +210,10 @@ final class ColumnChunkReader implements AutoCloseable {
   private int readOptionalRun(int at, int k) {
     byte[] valid = scratch(k);
     int defined = 0;
-    int[] levels = defs;
+    byte[] levels = defs;
     int from = entryIndex;
     for (int i = 0; i < k; i++) {
-      int v = levels[from + i] == maxDef ? 1 : 0;
+      int v = (levels[from + i] & 0xFF) == maxDef ? 1 : 0;
       valid[i] = (byte) v;
       defined += v;
     }
@@ -254,7 +255,7 @@ final class ColumnChunkReader implements AutoCloseable {
       }
       int start = entryIndex;
       int i = start;
-      int[] r = reps;
+      byte[] r = reps;
       int spanRows = 0;
       while (i < pageEntries) {
         if (r[i] == 0) {
@@ -365,18 +366,18 @@ final class ColumnChunkReader implements AutoCloseable {
     if (pageDefined.length < n + 1) {
       pageDefined = new int[Math.max(n + 1, pageDefined.length * 2)];
     }
-    int[] d = defs;
+    byte[] d = defs;
     int[] out = pageDefined;
     out[0] = 0;
     for (int i = 0; i < n; i++) {
-      out[i + 1] = out[i] + (d[i] == maxDef ? 1 : 0);
+      out[i + 1] = out[i] + ((d[i] & 0xFF) == maxDef ? 1 : 0);
     }
     if (maxRep > 0) {
       if (pageStarts.length < n) {
         pageStarts = new int[Math.max(n, pageStarts.length * 2)];
       }
       int count = 0;
-      int[] r = reps;
+      byte[] r = reps;
       for (int i = 0; i < n; i++) {
         if (r[i] == 0) {
           pageStarts[count++] = i;
@@ -473,22 +474,15 @@ final class ColumnChunkReader implements AutoCloseable {
 
   /** Copies levels {@code [start, start + k)} of the page to the batch and decodes their values. */
   private int copyLevels(int start, int k, int at) {
-    byte[] bytes = scratch(k);
-    for (int j = 0; j < k; j++) {
-      bytes[j] = (byte) reps[start + j];
-    }
     repOut = ensure(repOut, at + k);
-    repOut.setBytes(at, bytes, 0, k);
+    repOut.setBytes(at, reps, start, k);
     int defined = 0;
-    for (int j = 0; j < k; j++) {
-      int d = defs[start + j];
-      bytes[j] = (byte) d;
-      if (d == maxDef) {
-        defined++;
-      }
+    byte[] d = defs;
+    for (int j = start; j < start + k; j++) {
+      defined += (d[j] & 0xFF) == maxDef ? 1 : 0;
     }
     defOut = ensure(defOut, at + k);
-    defOut.setBytes(at, bytes, 0, k);
+    defOut.setBytes(at, d, start, k);
     if (defined > 0) {
       decoder.read(sink, defined);
     }
@@ -575,21 +569,21 @@ final class ColumnChunkReader implements AutoCloseable {
     int off = page.readerIndex();
     int end = off + h.uncompressedSize();
     if (maxRep > 0 && reps.length < n) {
-      reps = new int[Math.max(n, reps.length * 2)];
+      reps = new byte[(int) Math.min(maxPageEntries, Math.max(n, reps.length * 2L))];
     }
     if (maxDef > 0 && defs.length < n) {
-      defs = new int[Math.max(n, defs.length * 2)];
+      defs = new byte[(int) Math.min(maxPageEntries, Math.max(n, defs.length * 2L))];
     }
     if (h.type() == PageType.DATA_PAGE_V2) {
       int repLen = h.repetitionLevelsByteLength();
       int defLen = h.definitionLevelsByteLength();
       if (maxRep > 0) {
         levelDecoder.init(page, off, repLen, bitWidth(maxRep));
-        levelDecoder.readInts(reps, 0, n);
+        levelDecoder.readLevels(reps, 0, n);
       }
       if (maxDef > 0) {
         levelDecoder.init(page, off + repLen, defLen, bitWidth(maxDef));
-        levelDecoder.readInts(defs, 0, n);
+        levelDecoder.readLevels(defs, 0, n);
       }
       off += repLen + defLen;
     } else {
@@ -603,10 +597,10 @@ final class ColumnChunkReader implements AutoCloseable {
     int nonNull = n;
     if (maxDef > 0) {
       nonNull = 0;
-      int[] d = defs;
+      byte[] d = defs;
       int over = 0; // negative once a level passes the maximum
       for (int i = 0; i < n; i++) {
-        int v = d[i];
+        int v = d[i] & 0xFF;
         nonNull += v == maxDef ? 1 : 0;
         over |= maxDef - v;
       }
@@ -634,14 +628,14 @@ final class ColumnChunkReader implements AutoCloseable {
    * records that start in the page.
    */
   private int checkRepetitionLevels(PageHeaderInfo h, int n) throws IOException {
-    int[] r = reps;
+    byte[] r = reps;
     ParquetCorruptionException.validate(r[0] == 0 || !(firstDataPage || h.type() == PageType.DATA_PAGE_V2),
         location.file(), "%s: %s at offset %d starts with repetition level %d, not at a record", location.describe(),
-        firstDataPage ? "the first data page" : "the V2 data page", pageOffset, r[0]);
+        firstDataPage ? "the first data page" : "the V2 data page", pageOffset, r[0] & 0xFF);
     int over = 0;
     int records = 0;
     for (int i = 0; i < n; i++) {
-      int v = r[i];
+      int v = r[i] & 0xFF;
       records += v == 0 ? 1 : 0;
       over |= maxRep - v;
     }
@@ -651,7 +645,7 @@ final class ColumnChunkReader implements AutoCloseable {
     return records;
   }
 
-  private int readV1Levels(Encoding encoding, int[] dst, int max, int off, int end, int n) throws IOException {
+  private int readV1Levels(Encoding encoding, byte[] dst, int max, int off, int end, int n) throws IOException {
     int width = bitWidth(max);
     if (encoding == Encoding.RLE) {
       ParquetCorruptionException.validate(end - off >= 4, location.file(),
@@ -661,7 +655,7 @@ final class ColumnChunkReader implements AutoCloseable {
           "%s: page at offset %d: RLE levels length %d exceeds the page (%d bytes left)", location.describe(),
           pageOffset, length, end - off - 4);
       levelDecoder.init(page, off + 4, length, width);
-      levelDecoder.readInts(dst, 0, n);
+      levelDecoder.readLevels(dst, 0, n);
       return off + 4 + length;
     }
     if (encoding == Encoding.BIT_PACKED) {

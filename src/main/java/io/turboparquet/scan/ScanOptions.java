@@ -42,7 +42,7 @@ import org.apache.hadoop.fs.FSDataInputStream;
  *     shared cluster may want less)
  * @param maxPageEntries the most level entries (values and nulls) one data page may hold: a page
  *     header that claims more is refused before its levels are decoded (levels are decoded per
- *     page, 4 bytes an entry for each of repetition and definition levels)
+ *     page, 1 byte an entry for each of repetition and definition levels)
  * @param batchBytes most bytes of values one column holds in one batch (data bytes of a variable-width
  *     column, value slots of a fixed-width one): a batch ends early, at a record boundary, when the
  *     next records would pass it, and every column of the batch then holds that many rows; a single

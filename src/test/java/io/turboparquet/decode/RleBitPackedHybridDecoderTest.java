@@ -54,6 +54,45 @@ class RleBitPackedHybridDecoderTest {
     return DecodeTestSupport.bytes(enc.toBytes());
   }
 
+  static Stream<Arguments> levelWidthsAndShapes() {
+    return widthsAndShapes().filter(a -> (int) a.get()[0] <= 8);
+  }
+
+  /** Levels (bit width 0-8) read as bytes equal parquet-java's values in any batching, mixed with int reads. */
+  @ParameterizedTest
+  @MethodSource("levelWidthsAndShapes")
+  void readsLevelsAsBytes(int bitWidth, String shape) throws IOException {
+    int[] values = shape(bitWidth, shape);
+    byte[] section = encode(bitWidth, values);
+    ByteBuf buf = page(section);
+    try {
+      for (int batch : DecodeTestSupport.BATCHES) {
+        RleBitPackedHybridDecoder d = new RleBitPackedHybridDecoder();
+        d.init(buf, OFFSET, section.length, bitWidth);
+        int[] actual = new int[values.length];
+        byte[] bytes = new byte[values.length];
+        int[] ints = new int[values.length];
+        int done = 0;
+        for (int step = 0; done < values.length; step++) {
+          int n = Math.min(batch == DecodeTestSupport.ALL ? values.length : batch + step % 3, values.length - done);
+          if (step % 4 == 3) { // now and then through readInts, so both share the run state
+            d.readInts(ints, 0, n);
+            System.arraycopy(ints, 0, actual, done, n);
+          } else {
+            d.readLevels(bytes, 0, n);
+            for (int i = 0; i < n; i++) {
+              actual[done + i] = bytes[i] & 0xFF;
+            }
+          }
+          done += n;
+        }
+        assertArrayEquals(values, actual, "width " + bitWidth + " " + shape + " batch " + batch);
+      }
+    } finally {
+      buf.release();
+    }
+  }
+
   @ParameterizedTest
   @MethodSource("widthsAndShapes")
   void decodesParquetJavaOutputInAnyBatchingWithSkips(int bitWidth, String shape) throws IOException {
