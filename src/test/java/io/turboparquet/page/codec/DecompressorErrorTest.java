@@ -258,6 +258,31 @@ class DecompressorErrorTest {
     assertDecompresses(d, hadoop, TEXT);
   }
 
+  /**
+   * A match offset of 0 points at output not yet written: aircompressor copies those bytes
+   * (whatever the buffer held), so one flipped bit gave values that changed with the read mode.
+   * Refused in raw blocks and in Hadoop's framing; the same block with a valid offset decodes.
+   */
+  @Test
+  void lz4MatchOffsetsMustPointBackIntoTheDecodedBytes() throws Exception {
+    // 8 literals, a match of 8 at the offset, 12 closing literals (LZ4's end-of-block rules)
+    byte[] plain = "abcdefghabcdefgh0123456789ab".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    for (int offset : new int[] {8, 0, 9}) {
+      byte[] block = CodecFixtures.concat(new byte[] {(byte) 0x84}, java.util.Arrays.copyOf(plain, 8),
+          new byte[] {(byte) offset, 0, (byte) 0xC0}, java.util.Arrays.copyOfRange(plain, 16, 28));
+      byte[] hadoop = CodecFixtures.concat(CodecFixtures.intBE(plain.length), CodecFixtures.intBE(block.length), block);
+      if (offset == 8) {
+        assertDecompresses(Decompressors.create(CompressionCodec.LZ4_RAW), block, plain);
+        assertDecompresses(Decompressors.create(CompressionCodec.LZ4), hadoop, plain);
+      } else {
+        assertMessage(assertFails(Decompressors.create(CompressionCodec.LZ4_RAW), CompressionCodec.LZ4_RAW, block,
+            block.length, plain.length), "LZ4 match offset " + offset + " at block byte 9");
+        assertMessage(assertFails(Decompressors.create(CompressionCodec.LZ4), CompressionCodec.LZ4, hadoop,
+            hadoop.length, plain.length), "LZ4 match offset " + offset);
+      }
+    }
+  }
+
   @Test
   void snappyLengthPreambleIsCheckedBeforeWriting() throws Exception {
     Decompressor d = Decompressors.create(CompressionCodec.SNAPPY);
