@@ -36,6 +36,9 @@ abstract class BaseDecompressor implements Decompressor {
     if (srcLength == 0) {
       throw error("page has no compressed bytes, header says %d uncompressed", dstLength);
     }
+    if (zeroesDestination()) {
+      dst.setZero(dstIndex, dstLength); // a memset: a few percent of an LZ4 page's decode
+    }
     ByteBuffer in = sourceView(src, srcIndex, srcLength);
     ByteBuffer out = destinationView(dst, dstIndex, dstLength);
     boolean copyBack = out == null;
@@ -69,6 +72,17 @@ abstract class BaseDecompressor implements Decompressor {
     } catch (IOException | RuntimeException e) {
       throw new CodecException(String.format("%s: cannot decompress %d-byte page: %s", codec, srcLength, e), e);
     }
+  }
+
+  /**
+   * Whether the destination is zeroed before decoding: for a decoder that may copy destination
+   * bytes it has not written (aircompressor's LZ4 takes a match offset of 0, which the format
+   * forbids), so that such a page reads zeros there, the same every time and as parquet-java
+   * (also aircompressor, on new heap arrays) reads it, never bytes the buffer held before (an
+   * earlier page, or another query's memory from a pooled allocator).
+   */
+  boolean zeroesDestination() {
+    return false;
   }
 
   /** As {@link Decompressor#measure}, over {@code in}'s [position, limit); -1 by default. */

@@ -28,6 +28,11 @@ final class Lz4HadoopDecompressor extends BaseDecompressor {
   }
 
   @Override
+  boolean zeroesDestination() {
+    return true; // see Lz4Blocks
+  }
+
+  @Override
   void decompress(ByteBuffer in, ByteBuffer out) throws IOException {
     String hadoopProblem = tryHadoop(in, out);
     if (hadoopProblem == null) {

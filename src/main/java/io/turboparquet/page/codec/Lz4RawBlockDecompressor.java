@@ -13,6 +13,11 @@ final class Lz4RawBlockDecompressor extends BaseDecompressor {
   }
 
   @Override
+  boolean zeroesDestination() {
+    return true; // see Lz4Blocks
+  }
+
+  @Override
   void decompress(ByteBuffer in, ByteBuffer out) throws IOException {
     int produced = Lz4Blocks.decompress(lz4, in, 0, in.limit(), out, 0, out.limit());
     if (produced != out.limit()) {
