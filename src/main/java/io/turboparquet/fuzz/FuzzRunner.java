@@ -179,7 +179,7 @@ public final class FuzzRunner implements AutoCloseable {
     }
     List<String> lines = ours.detail().isEmpty() ? List.of() : List.of(ours.detail().split("\n"));
     if (lines.equals(theirs) || (seed != null && seedValuesWhereTheyDiffer(lines, theirs, seedDigest(seed)))
-        || nullsInRequired(file, theirs) || (seed != null && !reproducible(file, seed, theirs))) {
+        || nullsInRequired(file, theirs)) {
       return ours;
     }
     for (int i = 0; i < Math.max(lines.size(), theirs.size()); i++) {
@@ -229,29 +229,6 @@ public final class FuzzRunner implements AutoCloseable {
       return false;
     } catch (IOException | RuntimeException e) {
       return false;
-    }
-  }
-
-  /**
-   * Whether parquet-java gives the same digest of {@code file} after it has read the intact seed.
-   * Its LZ4 decoder (aircompressor, like ours) takes a match offset of 0 and copies bytes of its
-   * reused output buffer, so its answer on such a page depends on what it read before: then it is
-   * no oracle (our reader zeroes the destination and answers the same every time).
-   */
-  private boolean reproducible(Path file, byte[] seed, List<String> theirs) {
-    Path seedFile = workDir.resolve("seed-again-" + System.identityHashCode(seed) + ".parquet");
-    try {
-      Files.write(seedFile, seed);
-      ParquetJavaDigest.digest(seedFile, null);
-      return theirs.equals(ParquetJavaDigest.digest(file, null));
-    } catch (IOException | RuntimeException e) {
-      return true; // it cannot read them now: keep its first answer as the oracle
-    } finally {
-      try {
-        Files.deleteIfExists(seedFile);
-      } catch (IOException e) {
-        // scratch space
-      }
     }
   }
 

@@ -22,6 +22,7 @@ import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.HadoopParquetConfiguration;
+import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.api.Binary;
@@ -80,7 +81,8 @@ public final class ParquetJavaDigest {
   public static ParquetFileReader open(Path file, boolean verifyChecksums) throws IOException {
     // LocalInputFile, not HadoopInputFile: no Hadoop FileSystem (and its logging) needed.
     ParquetReadOptions options = ParquetReadOptions.builder(new HadoopParquetConfiguration(CONF))
-        .usePageChecksumVerification(verifyChecksums).build();
+        .usePageChecksumVerification(verifyChecksums)
+        .withCodecFactory(new FreshLz4RawCodecs(new CodecFactory(CONF, 0))).build();
     return ParquetFileReader.open(new LocalInputFile(file), options);
   }
 
