@@ -55,6 +55,9 @@ final class FreshLz4RawCodecs implements CompressionCodecFactory {
 
   private static byte[] decode(byte[] in, int uncompressedSize) throws IOException {
     byte[] out = new byte[uncompressedSize];
+    if (in.length == 0 && uncompressedSize == 0) {
+      return out; // an empty page stored empty; aircompressor refuses empty input
+    }
     int n = new Lz4Decompressor().decompress(in, 0, in.length, out, 0, out.length);
     if (n != uncompressedSize) {
       throw new IOException("LZ4_RAW page decompressed to " + n + " bytes, its header says " + uncompressedSize);
