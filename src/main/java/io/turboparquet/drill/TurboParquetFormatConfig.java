@@ -5,7 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonTypeName;
 import java.util.Objects;
-import org.apache.drill.common.logical.FormatPluginConfig;
+import org.apache.drill.exec.store.parquet.ParquetFormatConfig;
 
 /**
  * The {@code turbo-parquet} format of a file system storage plugin, with the knobs Drill's session
@@ -13,10 +13,15 @@ import org.apache.drill.common.logical.FormatPluginConfig;
  * storage plugin in its JSON and overridable per query through Drill's table function, e.g.
  * {@code table(dfs.`/data/t`(type => 'turbo-parquet', memoryBudget => 67108864))}. Drill builds
  * the table function's parameters from this class's fields, so field names are the property names.
+ *
+ * <p>It is a {@link ParquetFormatConfig}, with all of that config's properties (corrupt-date
+ * correction, signed string statistics, the writer's settings): Drill's metadata features (metadata
+ * cache, {@code count(*)} from its summary, ANALYZE, table statistics) serve formats whose config is
+ * one, and a {@code "parquet"} entry changed only in its type keeps meaning what it meant.
  */
 @JsonTypeName(TurboParquetFormatConfig.NAME)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public final class TurboParquetFormatConfig implements FormatPluginConfig {
+public final class TurboParquetFormatConfig extends ParquetFormatConfig {
   public static final String NAME = "turbo-parquet";
 
   /** Bytes of read buffers and read-ahead pages one row group's scan may hold (default 256 MiB). */
@@ -53,11 +58,21 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
   private final Long batchBytes;
 
   public TurboParquetFormatConfig() {
-    this(null, null, null, null, null, null, null, null);
+    this(null, false, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
   }
 
   @JsonCreator
-  public TurboParquetFormatConfig(@JsonProperty("memoryBudget") Long memoryBudget,
+  public TurboParquetFormatConfig(
+      @JsonProperty("autoCorrectCorruptDates") Boolean autoCorrectCorruptDates,
+      @JsonProperty("enableStringsSignedMinMax") boolean enableStringsSignedMinMax,
+      @JsonProperty("blockSize") Integer blockSize,
+      @JsonProperty("pageSize") Integer pageSize,
+      @JsonProperty("useSingleFSBlock") Boolean useSingleFSBlock,
+      @JsonProperty("writerCompressionType") String writerCompressionType,
+      @JsonProperty("writerLogicalTypeForDecimals") String writerLogicalTypeForDecimals,
+      @JsonProperty("writerUsePrimitivesForDecimals") Boolean writerUsePrimitivesForDecimals,
+      @JsonProperty("writerFormatVersion") String writerFormatVersion,
+      @JsonProperty("memoryBudget") Long memoryBudget,
       @JsonProperty("parallelDecode") Boolean parallelDecode,
       @JsonProperty("verifyChecksums") Boolean verifyChecksums,
       @JsonProperty("coalescedReads") Boolean coalescedReads,
@@ -65,6 +80,8 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
       @JsonProperty("maxPageBytes") Integer maxPageBytes,
       @JsonProperty("maxPageEntries") Integer maxPageEntries,
       @JsonProperty("batchBytes") Long batchBytes) {
+    super(autoCorrectCorruptDates, enableStringsSignedMinMax, blockSize, pageSize, useSingleFSBlock,
+        writerCompressionType, writerLogicalTypeForDecimals, writerUsePrimitivesForDecimals, writerFormatVersion);
     this.memoryBudget = memoryBudget;
     this.parallelDecode = parallelDecode;
     this.verifyChecksums = verifyChecksums;
@@ -118,6 +135,7 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
   @Override
   public boolean equals(Object o) {
     return o instanceof TurboParquetFormatConfig that
+        && super.equals(that)
         && Objects.equals(memoryBudget, that.memoryBudget)
         && Objects.equals(parallelDecode, that.parallelDecode)
         && Objects.equals(verifyChecksums, that.verifyChecksums)
@@ -130,13 +148,14 @@ public final class TurboParquetFormatConfig implements FormatPluginConfig {
 
   @Override
   public int hashCode() {
-    return Objects.hash(NAME, memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead, maxPageBytes,
+    return Objects.hash(NAME, super.hashCode(), memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead, maxPageBytes,
         maxPageEntries, batchBytes);
   }
 
   @Override
   public String toString() {
-    return "TurboParquetFormatConfig[memoryBudget=" + memoryBudget + ", parallelDecode=" + parallelDecode
+    return "TurboParquetFormatConfig[" + super.toString() + ", memoryBudget=" + memoryBudget
+        + ", parallelDecode=" + parallelDecode
         + ", verifyChecksums=" + verifyChecksums + ", coalescedReads=" + coalescedReads
         + ", decodeAhead=" + decodeAhead + ", maxPageBytes=" + maxPageBytes
         + ", maxPageEntries=" + maxPageEntries + ", batchBytes=" + batchBytes + "]";

@@ -3,27 +3,27 @@ package io.turboparquet.drill;
 import io.turboparquet.format.FooterReader;
 import java.io.IOException;
 import java.util.List;
-import java.util.regex.Pattern;
 import org.apache.drill.common.exceptions.UserException;
 import org.apache.drill.common.expression.SchemaPath;
 import org.apache.drill.common.logical.StoragePluginConfig;
 import org.apache.drill.exec.metastore.MetadataProviderManager;
-import org.apache.drill.exec.physical.base.AbstractGroupScan;
-import org.apache.drill.exec.physical.base.AbstractWriter;
-import org.apache.drill.exec.physical.base.PhysicalOperator;
+import org.apache.drill.exec.physical.base.AbstractFileGroupScan;
 import org.apache.drill.exec.physical.base.SchemalessScan;
+import org.apache.drill.exec.planner.logical.DrillTable;
 import org.apache.drill.exec.server.DrillbitContext;
 import org.apache.drill.exec.server.options.OptionManager;
-import org.apache.drill.exec.store.dfs.BasicFormatMatcher;
+import org.apache.drill.exec.store.SchemaConfig;
+import org.apache.drill.exec.store.dfs.DrillFileSystem;
 import org.apache.drill.exec.store.dfs.FileSelection;
+import org.apache.drill.exec.store.dfs.FileSystemPlugin;
 import org.apache.drill.exec.store.dfs.FormatMatcher;
 import org.apache.drill.exec.store.dfs.FormatPlugin;
-import org.apache.drill.exec.store.dfs.MagicString;
+import org.apache.drill.exec.store.parquet.ParquetFormatPlugin;
 import org.apache.drill.exec.store.parquet.ParquetReaderConfig;
 import org.apache.drill.exec.util.ImpersonationUtil;
-import org.apache.drill.exec.planner.common.DrillStatsTable.TableStatistics;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
@@ -34,65 +34,68 @@ import org.slf4j.LoggerFactory;
 /**
  * Drill format plugin for {@code turbo-parquet}: Drill plans the scan (row-group parallelism,
  * projection, filter and partition pruning through {@link TurboParquetGroupScan}, which reuses
- * Drill's Parquet metadata), and our scan core reads the row groups. Read-only.
+ * Drill's Parquet metadata), and our scan core reads the row groups. Everything else is Drill's
+ * Parquet format, inherited: writing (CTAS through Drill's Parquet writer), table statistics, and
+ * the matcher that finds tables and their metadata cache. So a {@code "parquet"} format entry
+ * whose type is {@code turbo-parquet} serves every Parquet feature of Drill, reading through us.
  */
-public final class TurboParquetFormatPlugin implements FormatPlugin {
+public final class TurboParquetFormatPlugin extends ParquetFormatPlugin {
   private static final Logger logger = LoggerFactory.getLogger(TurboParquetFormatPlugin.class);
-  private static final String DEFAULT_NAME = TurboParquetFormatConfig.NAME;
-  private static final List<Pattern> PATTERNS = List.of(Pattern.compile(".*\\.parquet$"));
-  private static final List<MagicString> MAGIC = List.of(new MagicString(0, new byte[] {'P', 'A', 'R', '1'}));
 
   static {
     ScanMetric.registerNames(TurboParquetRowGroupScan.OPERATOR_TYPE);
   }
 
-  private final String name;
-  private final DrillbitContext context;
-  private final Configuration fsConf;
-  private final StoragePluginConfig storageConfig;
   private final TurboParquetFormatConfig config;
   private final FormatMatcher matcher;
 
   /** The constructor Drill's FormatCreator looks for. */
   public TurboParquetFormatPlugin(String name, DrillbitContext context, Configuration fsConf,
       StoragePluginConfig storageConfig, TurboParquetFormatConfig config) {
-    this.name = name == null ? DEFAULT_NAME : name;
-    this.context = context;
-    this.fsConf = fsConf;
-    this.storageConfig = storageConfig;
-    this.config = config == null ? new TurboParquetFormatConfig() : config;
-    this.matcher = new Matcher(this);
+    super(name == null ? TurboParquetFormatConfig.NAME : name, context, fsConf, storageConfig,
+        config == null ? new TurboParquetFormatConfig() : config);
+    this.config = (TurboParquetFormatConfig) super.getConfig();
+    this.matcher = new LowerPriority(super.getMatcher());
   }
 
   /**
-   * Matches {@code .parquet} files, at a priority below the built-in parquet format's: where both
-   * formats are registered (the bootstrap file registers this one on dfs, s3 and cp), a plain query
-   * keeps Drill's reader and {@code table(...(type => 'turbo-parquet'))} selects ours.
+   * Drill's Parquet matcher (it finds directories, their metadata cache and files by magic), one
+   * priority lower: where a plugin registers both this format and the built-in one, plain queries
+   * keep the built-in reader; where this format is the plugin's {@code "parquet"} entry (the switch)
+   * it is the only Parquet matcher there is.
    */
-  private static final class Matcher extends BasicFormatMatcher {
-    Matcher(TurboParquetFormatPlugin plugin) {
-      super(plugin, PATTERNS, MAGIC);
+  private static final class LowerPriority extends FormatMatcher {
+    private final FormatMatcher parquet;
+
+    LowerPriority(FormatMatcher parquet) {
+      this.parquet = parquet;
+    }
+
+    @Override
+    public boolean supportDirectoryReads() {
+      return parquet.supportDirectoryReads();
+    }
+
+    @Override
+    public DrillTable isReadable(DrillFileSystem fs, FileSelection selection, FileSystemPlugin fsPlugin,
+        String storageEngineName, SchemaConfig schemaConfig) throws IOException {
+      return parquet.isReadable(fs, selection, fsPlugin, storageEngineName, schemaConfig);
+    }
+
+    @Override
+    public boolean isFileReadable(DrillFileSystem fs, FileStatus status) throws IOException {
+      return parquet.isFileReadable(fs, status);
+    }
+
+    @Override
+    public FormatPlugin getFormatPlugin() {
+      return parquet.getFormatPlugin();
     }
 
     @Override
     public int priority() {
-      return MEDIUM_PRIORITY - 1;
+      return parquet.priority() - 1;
     }
-  }
-
-  @Override
-  public boolean supportsRead() {
-    return true;
-  }
-
-  @Override
-  public boolean supportsWrite() {
-    return false;
-  }
-
-  @Override
-  public boolean supportsAutoPartitioning() {
-    return false;
   }
 
   @Override
@@ -100,34 +103,19 @@ public final class TurboParquetFormatPlugin implements FormatPlugin {
     return matcher;
   }
 
+  /** Drill's Parquet plugin drops the metastore's provider on this path; it must reach the group scan. */
   @Override
-  public AbstractWriter getWriter(PhysicalOperator child, String location, List<String> partitionColumns) {
-    throw new UnsupportedOperationException("turbo-parquet is read-only; write with the parquet format");
-  }
-
-  @Override
-  public AbstractGroupScan getGroupScan(String userName, FileSelection selection, List<SchemaPath> columns)
-      throws IOException {
-    return getGroupScan(userName, selection, columns, (OptionManager) null, null);
-  }
-
-  @Override
-  public AbstractGroupScan getGroupScan(String userName, FileSelection selection, List<SchemaPath> columns,
-      OptionManager options) throws IOException {
-    return getGroupScan(userName, selection, columns, options, null);
-  }
-
-  @Override
-  public AbstractGroupScan getGroupScan(String userName, FileSelection selection, List<SchemaPath> columns,
+  public AbstractFileGroupScan getGroupScan(String userName, FileSelection selection, List<SchemaPath> columns,
       MetadataProviderManager metadataProviderManager) throws IOException {
     return getGroupScan(userName, selection, columns, null, metadataProviderManager);
   }
 
   @Override
-  public AbstractGroupScan getGroupScan(String userName, FileSelection selection, List<SchemaPath> columns,
+  public AbstractFileGroupScan getGroupScan(String userName, FileSelection selection, List<SchemaPath> columns,
       OptionManager options, MetadataProviderManager metadataProviderManager) throws IOException {
     // Drill's metadata layer (footers, statistics, pruning) reads the files with its own options.
-    ParquetReaderConfig readerConfig = ParquetReaderConfig.builder().withOptions(options).build();
+    ParquetReaderConfig readerConfig = ParquetReaderConfig.builder().withFormatConfig(config).withOptions(options)
+        .build();
     TurboParquetGroupScan scan;
     try {
       scan = new TurboParquetGroupScan(userName, selection, this, columns, readerConfig, metadataProviderManager);
@@ -149,12 +137,12 @@ public final class TurboParquetFormatPlugin implements FormatPlugin {
    */
   private UserException footerError(String userName, FileSelection selection, Exception drills) {
     try {
-      FileSystem fs = ImpersonationUtil.createFileSystem(ImpersonationUtil.resolveUserName(userName), fsConf);
+      FileSystem fs = ImpersonationUtil.createFileSystem(ImpersonationUtil.resolveUserName(userName), getFsConf());
       for (Path selected : selection.getFiles()) {
         RemoteIterator<LocatedFileStatus> files = fs.listFiles(selected, true);
         while (files.hasNext()) {
           Path file = files.next().getPath();
-          if (!PATTERNS.get(0).matcher(file.getName()).matches()) {
+          if (file.getName().startsWith(".") || file.getName().startsWith("_")) { // Drill's hidden files
             continue;
           }
           try (FSDataInputStream in = fs.open(file)) {
@@ -178,42 +166,8 @@ public final class TurboParquetFormatPlugin implements FormatPlugin {
   }
 
   @Override
-  public boolean supportsStatistics() {
-    return false;
-  }
-
-  @Override
-  public TableStatistics readStatistics(FileSystem fs, Path statsTablePath) {
-    throw new UnsupportedOperationException("turbo-parquet does not read table statistics yet");
-  }
-
-  @Override
-  public void writeStatistics(TableStatistics statistics, FileSystem fs, Path statsTablePath) {
-    throw new UnsupportedOperationException("turbo-parquet does not write table statistics");
-  }
-
-  @Override
   public TurboParquetFormatConfig getConfig() {
     return config;
   }
 
-  @Override
-  public StoragePluginConfig getStorageConfig() {
-    return storageConfig;
-  }
-
-  @Override
-  public Configuration getFsConf() {
-    return fsConf;
-  }
-
-  @Override
-  public DrillbitContext getContext() {
-    return context;
-  }
-
-  @Override
-  public String getName() {
-    return name;
-  }
 }

@@ -15,6 +15,10 @@ import org.apache.drill.common.expression.ValueExpressions;
 import org.apache.drill.common.logical.FormatPluginConfig;
 import org.apache.drill.common.logical.StoragePluginConfig;
 import org.apache.drill.exec.metastore.MetadataProviderManager;
+import org.apache.drill.exec.metastore.MetastoreMetadataProviderManager;
+import org.apache.drill.exec.metastore.analyze.AnalyzeInfoProvider;
+import org.apache.drill.exec.metastore.analyze.AnalyzeParquetInfoProvider;
+import org.apache.drill.exec.metastore.store.parquet.MetastoreParquetTableMetadataProvider;
 import org.apache.drill.exec.metastore.store.FileSystemMetadataProviderManager;
 import org.apache.drill.exec.metastore.store.parquet.ParquetTableMetadataProvider;
 import org.apache.drill.exec.metastore.store.parquet.ParquetTableMetadataProviderBuilder;
@@ -38,13 +42,19 @@ import org.apache.hadoop.fs.Path;
  * The planning side of a turbo-parquet scan. Everything about planning comes from Drill's
  * {@link AbstractParquetGroupScan} (footers, row-group assignment to fragments with affinity,
  * projection, filter and limit pushdown, pruning); only the specific scan it hands each fragment is
- * ours. Mirrors Drill's own ParquetGroupScan without the metadata-cache and metastore paths.
+ * ours. Mirrors Drill's own ParquetGroupScan, whose copy constructors are private (so it cannot
+ * be extended), metadata cache and Drill Metastore included.
+ *
+ * <p>Drill's metadata layer is told not to correct the corrupt dates of old Drill-written files:
+ * our reader returns them as stored, and statistics must describe the values read or run-time and
+ * planning-time pruning could drop rows the scan would return.
  */
 @JsonTypeName("turbo-parquet-scan")
 public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
   private final TurboParquetFormatPlugin formatPlugin;
   private final Path selectionRoot;
   private final Path cacheFileRoot;
+  private final boolean usedMetadataCache;
 
   @JsonCreator
   public TurboParquetGroupScan(@JacksonInject StoragePluginRegistry registry,
@@ -76,6 +86,7 @@ public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
         .build();
     ParquetTableMetadataProvider provider = (ParquetTableMetadataProvider) this.metadataProvider;
     this.selectionRoot = provider.getSelectionRoot();
+    this.usedMetadataCache = provider.isUsedMetadataCache();
     this.fileSet = provider.getFileSet();
     init();
   }
@@ -88,14 +99,16 @@ public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
     this.cacheFileRoot = selection.getCacheFileRoot();
     DrillFileSystem fs = ImpersonationUtil.createFileSystem(ImpersonationUtil.resolveUserName(userName),
         formatPlugin.getFsConf());
-    MetadataProviderManager source = metadataProviderManager == null || metadataProviderManager.usesMetastore()
+    MetadataProviderManager source = metadataProviderManager == null
         ? new FileSystemMetadataProviderManager() : metadataProviderManager;
-    ParquetTableMetadataProvider provider = defaultTableMetadataProviderBuilder(source)
+    ParquetTableMetadataProvider provider = tableMetadataProviderBuilder(source)
         .withSelection(selection)
         .withReaderConfig(readerConfig)
         .withFileSystem(fs)
         .withCorrectCorruptedDates(false)
         .build();
+    this.usedMetadataCache = provider.isUsedMetadataCache();
+    this.usedMetastore = source.usesMetastore();
     this.selectionRoot = provider.getSelectionRoot();
     this.entries = provider.getEntries();
     this.fileSet = provider.getFileSet();
@@ -109,6 +122,7 @@ public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
     this.formatPlugin = that.formatPlugin;
     this.selectionRoot = that.selectionRoot;
     this.cacheFileRoot = selection == null ? that.cacheFileRoot : selection.getCacheFileRoot();
+    this.usedMetadataCache = that.usedMetadataCache;
   }
 
   @JsonProperty("format")
@@ -164,9 +178,14 @@ public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
   @Override
   public String toString() {
     String filterString = getFilterString();
+    // The built-in scan's fields, in its order: tools and tests read plans by them.
     return "TurboParquetGroupScan [entries=" + entries + ", selectionRoot=" + selectionRoot
         + ", numFiles=" + getEntries().size() + ", numRowGroups=" + getRowGroupsMetadata().size()
-        + (filterString.isEmpty() ? "" : ", filter=" + filterString) + ", columns=" + columns + "]";
+        + ", usedMetadataFile=" + usedMetadataCache + ", usedMetastore=" + usedMetastore
+        + (filterString.isEmpty() ? "" : ", filter=" + filterString)
+        + (usedMetadataCache ? ", cacheFileRoot=" + Path.getPathWithoutSchemeAndAuthority(
+            cacheFileRoot == null ? selectionRoot : cacheFileRoot) : "")
+        + ", columns=" + columns + "]";
   }
 
   @Override
@@ -204,7 +223,24 @@ public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
 
   @Override
   protected ParquetTableMetadataProviderBuilder<?> tableMetadataProviderBuilder(MetadataProviderManager source) {
-    return defaultTableMetadataProviderBuilder(source);
+    return source.usesMetastore()
+        ? new MetastoreParquetTableMetadataProvider.Builder((MetastoreMetadataProviderManager) source)
+        : defaultTableMetadataProviderBuilder(source);
+  }
+
+  @Override
+  public AnalyzeInfoProvider getAnalyzeInfoProvider() {
+    return AnalyzeInfo.INSTANCE;
+  }
+
+  /** Drill's ANALYZE for Parquet tables, which takes only its own group scan's class by name. */
+  private static final class AnalyzeInfo extends AnalyzeParquetInfoProvider {
+    static final AnalyzeInfo INSTANCE = new AnalyzeInfo();
+
+    @Override
+    public boolean supportsGroupScan(GroupScan groupScan) {
+      return groupScan instanceof TurboParquetGroupScan;
+    }
   }
 
   private static final class Filterer extends RowGroupScanFilterer<Filterer> {

@@ -113,7 +113,10 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
         return;
       }
       for (SchemaPath column : missingColumns()) {
-        missing.add(output.addField(MaterializedField.create(column.getRootSegmentPath(),
+        // Named as Drill's reader names it (quoted, so no expression matches it): Drill's operators
+        // then see the column as absent in this file and give it the untyped NULL, which compares
+        // and unions with the column's type in other files, as with the built-in reader.
+        missing.add(output.addField(MaterializedField.create(column.toExpr(),
             Types.optional(MinorType.INT)), NullableIntVector.class));
       }
       for (ColumnDescriptor c : flatColumns()) {
@@ -159,7 +162,7 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     return chosen;
   }
 
-  /** Projected columns the file lacks: Drill's reader gives them as nullable INT nulls. */
+  /** Projected columns the file lacks. */
   private List<SchemaPath> missingColumns() {
     List<SchemaPath> out = new ArrayList<>();
     if (!isStarQuery() && !isSkipQuery()) {

@@ -1,0 +1,306 @@
+package io.turboparquet.drill;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.drill.exec.ExecConstants;
+import org.apache.drill.exec.store.dfs.FileSystemConfig;
+import org.apache.drill.exec.store.dfs.WorkspaceConfig;
+import org.apache.drill.exec.store.parquet.metadata.Metadata;
+import org.apache.drill.test.ClusterFixture;
+import org.apache.drill.test.ClusterTest;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * The switch: a file system plugin whose {@code "parquet"} format entry has type
+ * {@code turbo-parquet} ({@code tdfs} here) against the same plugin with Drill's own entry
+ * ({@code dfs}), over the same files. Every statement runs through both and must give the same
+ * schema, the same rows and plans that read the same files and row groups (with and without a
+ * metadata cache, with partition and row-group pruning), and plain queries on {@code tdfs} must
+ * be read by our scan. Drill's allocator checks for leaks when the cluster shuts down.
+ */
+public class SwitchDrillTest extends ClusterTest {
+  private static final Pattern COUNTS = Pattern.compile("numFiles=(\\d+), numRowGroups=(\\d+), usedMetadataFile=(\\w+)");
+  private static final Pattern ROWCOUNT = Pattern.compile("Screen : .*?rowcount = ([0-9.E]+)");
+  private static final int YEARS = 3;
+  private static final int MONTHS = 2;
+  private static final int ROWS_PER_FILE = 6_000;
+
+  private static Path root;
+
+  @BeforeClass
+  public static void setup() throws Exception {
+    startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
+        .configProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
+        .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
+    root = dirTestWatcher.getRootDir().toPath();
+    FileSystemConfig dfs = (FileSystemConfig) cluster.storageRegistry().getStoredConfig("dfs");
+    Map<String, WorkspaceConfig> workspaces = new HashMap<>(dfs.getWorkspaces());
+    Map<String, org.apache.drill.common.logical.FormatPluginConfig> formats = new HashMap<>(dfs.getFormats());
+    formats.put("parquet", new TurboParquetFormatConfig());
+    formats.remove(TurboParquetFormatConfig.NAME);
+    FileSystemConfig switched = new FileSystemConfig(dfs.getConnection(), dfs.getConfig(), workspaces, formats, null);
+    switched.setEnabled(true);
+    cluster.defineStoragePlugin("tdfs", switched);
+    for (String table : List.of("sales", "sales_cached_b", "sales_cached_t", "sales_stats_b", "sales_stats_t")) {
+      writeSales(root.resolve(table));
+    }
+    writeDrift(root.resolve("drift"));
+  }
+
+  /** year=Y/month=M/part.parquet, the key sorted across the whole table, several row groups per file. */
+  private static void writeSales(Path table) throws IOException {
+    MessageType schema = MessageTypeParser.parseMessageType("message sale { required int64 key; "
+        + "optional double amount; optional binary name (UTF8); required int32 day (DATE); }");
+    long key = 0;
+    for (int y = 0; y < YEARS; y++) {
+      for (int m = 1; m <= MONTHS; m++) {
+        Path dir = Files.createDirectories(table.resolve("year=" + (2022 + y)).resolve("month=0" + m));
+        SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+        try (ParquetWriter<Group> w = ExampleParquetWriter.builder(
+            new org.apache.hadoop.fs.Path(dir.resolve("part.parquet").toUri()))
+            .withConf(new Configuration()).withType(schema).withCompressionCodec(CompressionCodecName.SNAPPY)
+            .withRowGroupSize(48 * 1024).withPageSize(8 * 1024).withDictionaryEncoding(false).build()) {
+          for (int i = 0; i < ROWS_PER_FILE; i++, key++) {
+            Group g = groups.newGroup();
+            g.add("key", key);
+            if (key % 7 != 0) {
+              g.add("amount", (key * 37 % 10_000) / 100.0);
+            }
+            if (key % 11 != 0) {
+              g.add("name", "n" + (key % 500));
+            }
+            g.add("day", (int) (19_000 + key / 100));
+            w.write(g);
+          }
+        }
+      }
+    }
+  }
+
+  /** Two files whose schemas differ: b.parquet lacks the VARCHAR column {@code extra}. */
+  private static void writeDrift(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    MessageType withExtra = MessageTypeParser.parseMessageType(
+        "message t { required int64 id; optional binary extra (UTF8); }");
+    MessageType without = MessageTypeParser.parseMessageType("message t { required int64 id; }");
+    for (String name : List.of("a", "b")) {
+      MessageType schema = name.equals("a") ? withExtra : without;
+      SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+      try (ParquetWriter<Group> w = ExampleParquetWriter.builder(
+          new org.apache.hadoop.fs.Path(dir.resolve(name + ".parquet").toUri()))
+          .withConf(new Configuration()).withType(schema).build()) {
+        for (int i = 0; i < 3_000; i++) {
+          Group g = groups.newGroup();
+          long id = name.equals("a") ? i : 3_000 + i;
+          g.add("id", id);
+          if (schema == withExtra) {
+            g.add("extra", "x" + id);
+          }
+          w.write(g);
+        }
+      }
+    }
+  }
+
+  @Test
+  public void plainQueriesReadThroughTurbo() throws Exception {
+    String plain = explain("select key from tdfs.`sales`");
+    assertTrue(plain, plain.contains("TurboParquetGroupScan"));
+    String builtIn = explain("select key from dfs.`sales`");
+    assertTrue(builtIn, builtIn.contains("ParquetGroupScan") && !builtIn.contains("TurboParquetGroupScan"));
+    // A table function still picks the reader per query, either way round.
+    String back = explain("select key from table(tdfs.`sales`(type => 'parquet'))");
+    assertTrue(back, back.contains("ParquetGroupScan") && !back.contains("TurboParquetGroupScan"));
+    String forward = explain("select key from table(dfs.`sales`(type => 'turbo-parquet'))");
+    assertTrue(forward, forward.contains("TurboParquetGroupScan"));
+  }
+
+  @Test
+  public void sameRowsAndPlansAsTheBuiltInReader() throws Exception {
+    long total = (long) YEARS * MONTHS * ROWS_PER_FILE;
+    int rowGroups = rowGroups(root.resolve("sales"));
+    assertTrue("several row groups per file: " + rowGroups, rowGroups >= 2 * YEARS * MONTHS);
+    same("select * from %s.`sales`", rowGroups);
+    same("select key, amount, name, day from %s.`sales`", rowGroups);
+    same("select key, dir0, dir1, filename, suffix, fqn, filepath from %s.`sales` where mod(key, 997) = 0", rowGroups);
+    // Partition pruning (directories), row-group pruning (the sorted key), and both together.
+    same("select key, name from %s.`sales` where dir0 = 'year=2023'", rowGroups / YEARS);
+    same("select key from %s.`sales` where dir0 = 'year=2023' and dir1 = 'month=02'", -1);
+    same("select key, amount from %s.`sales` where key >= 20000 and key < 20100", -1);
+    same("select key, amount from %s.`sales` where dir0 = 'year=2024' and key < 26000", -1);
+    same("select key from %s.`sales` where name = 'n17' or amount is null", rowGroups);
+    assertEquals(total, client.queryBuilder().sql("select count(*) from tdfs.`sales`").singletonLong());
+    same("select count(*) from %s.`sales` where key > 30000", -1);
+    same("select count(name), sum(amount), min(day), max(key) from %s.`sales` where dir1 = 'month=01'", -1);
+    same("select * from %s.`sales/year=2022/month=01/part.parquet` where key < 50", -1);
+    assertEquals(7, Result.of(client, "select * from tdfs.`sales` limit 7").rows().size());
+  }
+
+  @Test
+  public void metadataCache() throws Exception {
+    // The cache written through the switch serves both readers, and plans read the same row groups.
+    List<String> refreshed = Result.of(client, "refresh table metadata tdfs.`sales_cached_t`").cells().get(0);
+    assertEquals(refreshed.toString(), "true", refreshed.get(0));
+    for (String file : Metadata.CURRENT_METADATA_FILENAMES) {
+      assertTrue(file, Files.exists(root.resolve("sales_cached_t").resolve(file)));
+    }
+    client.queryBuilder().sql("refresh table metadata dfs.`sales_cached_b`").run();
+    int rowGroups = rowGroups(root.resolve("sales_cached_t"));
+    for (String where : List.of("", "where dir0 = 'year=2023'", "where dir0 = 'year=2023' and key < 15000",
+        "where dir1 = 'month=02' and key >= 20000", "where key between 100 and 200")) {
+      String sql = "select key, name, dir0, dir1 from %s " + where;
+      Result expected = Result.of(client, String.format(sql, "dfs.`sales_cached_b`"));
+      Result actual = Result.of(client, String.format(sql, "tdfs.`sales_cached_t`"));
+      assertEquals(where, expected.schema(), actual.schema());
+      assertEquals(where, expected.rows(), actual.rows());
+      int[] b = counts(explain(String.format(sql, "dfs.`sales_cached_b`")));
+      String turboPlan = explain(String.format(sql, "tdfs.`sales_cached_t`"));
+      int[] t = counts(turboPlan);
+      assertEquals(where + ": " + turboPlan, b[0], t[0]);
+      assertEquals(where + ": " + turboPlan, b[1], t[1]);
+      assertEquals(where + ": the cache was used: " + turboPlan, 1, t[2]);
+      assertTrue(turboPlan, turboPlan.contains("TurboParquetGroupScan"));
+      if (where.isEmpty()) {
+        assertEquals(rowGroups, t[1]);
+      }
+    }
+    // count(*) from the cache's summary: no scan at all, the same answer.
+    String count = explain("select count(*) from tdfs.`sales_cached_t`");
+    assertTrue(count, count.contains("DirectScan") && count.contains("usedMetadataSummaryFile = true"));
+    assertEquals(client.queryBuilder().sql("select count(*) from dfs.`sales_cached_b`").singletonLong(),
+        client.queryBuilder().sql("select count(*) from tdfs.`sales_cached_t`").singletonLong());
+  }
+
+  @Test
+  public void analyzeStatisticsReachThePlanner() throws Exception {
+    client.alterSession("planner.statistics.use", true);
+    try {
+      String analyzed = Result.of(client, "analyze table tdfs.`sales_stats_t` compute statistics").rows().toString();
+      assertFalse(analyzed, analyzed.contains("not supported"));
+      client.queryBuilder().sql("analyze table dfs.`sales_stats_b` compute statistics").run();
+      assertTrue(Files.exists(root.resolve("sales_stats_t").resolve(".stats.drill")));
+      String sql = "select key from %s where name = 'n17'";
+      double b = rowcount(explainAll(String.format(sql, "dfs.`sales_stats_b`")));
+      double t = rowcount(explainAll(String.format(sql, "tdfs.`sales_stats_t`")));
+      assertEquals(b, t, 0.0);
+      double unanalyzed = rowcount(explainAll(String.format(sql, "tdfs.`sales`")));
+      assertTrue("statistics changed the estimate: " + t + " vs " + unanalyzed, t < unanalyzed);
+    } finally {
+      client.resetSession("planner.statistics.use");
+    }
+  }
+
+  @Test
+  public void schemaDriftAsTheBuiltInReader() throws Exception {
+    // A file that lacks a column gives it no type of its own (typeof NULL), so it compares and
+    // unions with the VARCHAR of the other file; a typed null (nullable INT) would fail the filter.
+    same("select id, extra from %s.`drift`", -1);
+    same("select id, extra, typeof(extra) t from %s.`drift/b.parquet` where id < 3005", -1);
+    same("select id, extra from %s.`drift` where extra = 'x1500' or id = 4000", -1);
+    same("select id, extra from %s.`drift` where extra = 'x1500'", -1);
+    same("select id, typeof(extra) t from %s.`drift` where id in (0, 4000)", -1);
+    same("select * from %s.`drift`", -1);
+  }
+
+  @Test
+  public void ctasWritesThroughDrillsParquetWriter() throws Exception {
+    client.alterSession(ExecConstants.OUTPUT_FORMAT_OPTION, "parquet");
+    try {
+      client.queryBuilder().sql("create table tdfs.tmp.`sales_copy` as select key, name, day from tdfs.`sales` "
+          + "where dir0 = 'year=2022'").run();
+      same("select key, name, day from %s.tmp.`sales_copy`", -1);
+      same("select key, name, day from %s.`sales` where dir0 = 'year=2022'", -1);
+      assertEquals(Result.of(client, "select key, name, day from dfs.`sales` where dir0 = 'year=2022'").rows(),
+          Result.of(client, "select key, name, day from tdfs.tmp.`sales_copy`").rows());
+      client.queryBuilder().sql("create view dfs.tmp.`sales_view` as select key, name from tdfs.`sales` "
+          + "where key < 100").run();
+      assertEquals(Result.of(client, "select key, name from dfs.`sales` where key < 100").rows(),
+          Result.of(client, "select * from dfs.tmp.`sales_view`").rows());
+    } finally {
+      client.resetSession(ExecConstants.OUTPUT_FORMAT_OPTION);
+    }
+  }
+
+  /**
+   * The statement through the built-in reader ({@code dfs}) and the switch ({@code tdfs}): same
+   * schema and rows, plans over the same files and row groups, and {@code rowGroups} of them where
+   * it is not -1.
+   */
+  private static void same(String sql, int rowGroups) throws Exception {
+    String builtIn = String.format(sql, "dfs");
+    String turbo = String.format(sql, "tdfs");
+    Result expected = Result.of(client, builtIn);
+    Result actual = Result.of(client, turbo);
+    assertEquals(sql, expected.schema(), actual.schema());
+    assertEquals(sql, expected.rows(), actual.rows());
+    String turboPlan = explain(turbo);
+    assertTrue(turboPlan, turboPlan.contains("TurboParquetGroupScan") || turboPlan.contains("DirectScan"));
+    if (turboPlan.contains("TurboParquetGroupScan")) {
+      int[] b = counts(explain(builtIn));
+      int[] t = counts(turboPlan);
+      assertEquals(sql + " files", b[0], t[0]);
+      assertEquals(sql + " row groups", b[1], t[1]);
+      if (rowGroups >= 0) {
+        assertEquals(sql + " row groups", rowGroups, t[1]);
+      }
+    }
+  }
+
+  private static String explain(String sql) throws Exception {
+    return client.queryBuilder().sql(sql).explainText();
+  }
+
+  private static String explainAll(String sql) throws Exception {
+    return Result.of(client, "explain plan including all attributes for " + sql).cells().get(0).get(0);
+  }
+
+  /** numFiles, numRowGroups and usedMetadataFile (1/0) of the plan's one Parquet scan. */
+  private static int[] counts(String plan) {
+    Matcher m = COUNTS.matcher(plan);
+    assertTrue(plan, m.find());
+    return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Boolean.parseBoolean(m.group(3)) ? 1 : 0};
+  }
+
+  private static double rowcount(String plan) {
+    Matcher m = ROWCOUNT.matcher(plan);
+    assertTrue(plan, m.find());
+    return Double.parseDouble(m.group(1));
+  }
+
+  private static int rowGroups(Path table) throws IOException {
+    List<Path> files = new ArrayList<>();
+    try (var walk = Files.walk(table)) {
+      walk.filter(p -> p.getFileName().toString().endsWith(".parquet")).forEach(files::add);
+    }
+    int n = 0;
+    for (Path f : files) {
+      try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(
+          new org.apache.hadoop.fs.Path(f.toUri()), new Configuration()))) {
+        n += r.getRowGroups().size();
+      }
+    }
+    return n;
+  }
+}
