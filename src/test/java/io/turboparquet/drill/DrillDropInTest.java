@@ -28,6 +28,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.junit.jupiter.api.Test;
 
@@ -74,16 +76,35 @@ class DrillDropInTest {
     Path data = Files.createDirectories(work.resolve("data"));
     GeneratedFile file = TestFileGenerator.lineitemLike(data, ROWS, CompressionCodecName.ZSTD);
     String path = file.path().toAbsolutePath().toString();
-    String turbo = "table(dfs.`" + path + "`(type => 'turbo-parquet'))";
+    // The shipped conf turns the switch on: plain dfs queries read through turbo-parquet.
+    String plain = "dfs.`" + path + "`";
+    String builtIn = "table(dfs.`" + path + "`(type => 'parquet'))";
+    String copy = "turbo_dropin_" + ProcessHandle.current().pid() + "_" + System.nanoTime();
+    Config bootConf = ConfigFactory.parseFile(Paths.get("conf", "drill-override.conf").toFile());
+    List<String> bootNames = bootConf.entrySet().stream().map(e -> e.getKey()).sorted().toList();
     List<String> script = List.of(
-        marker("turbo"), "select " + COLUMNS + " from " + turbo + ";",
-        marker("parquet"), "select " + COLUMNS + " from dfs.`" + path + "`;",
-        // The "turbo" plugin exists only through conf/storage-plugins-override.conf; its only format is ours.
-        marker("price"), "select l_extendedprice from turbo.`" + path + "`;",
-        marker("plan-table-function"), "explain plan without implementation for select l_orderkey from " + turbo + ";",
-        marker("plan-turbo-plugin"), "explain plan without implementation for select l_orderkey from turbo.`"
-            + path + "`;");
-    List<List<String>> out = runSqlline(conf, jars, work, script);
+        marker("turbo"), "select " + COLUMNS + " from " + plain + ";",
+        marker("parquet"), "select " + COLUMNS + " from " + builtIn + ";",
+        marker("price"), "select l_extendedprice from " + plain + ";",
+        marker("plan-plain"), "explain plan without implementation for select l_orderkey from " + plain + ";",
+        marker("plan-built-in"), "explain plan without implementation for select l_orderkey from " + builtIn + ";",
+        marker("boot"), "select name, num_val from sys.boot where name in ("
+            + bootNames.stream().map(n -> "'" + n + "'").collect(Collectors.joining(", ")) + ") order by name;",
+        // CTAS writes through Drill's Parquet writer and reads back through ours; the metadata cache too.
+        marker("alter"), "alter session set `store.format` = 'parquet';",
+        marker("ctas"), "create table dfs.tmp.`" + copy + "` as select l_orderkey, l_comment from " + plain
+            + " where l_linenumber = 1;",
+        marker("read-back"), "select count(*), sum(l_orderkey) from dfs.tmp.`" + copy + "`;",
+        marker("expected"), "select count(*), sum(l_orderkey) from " + builtIn + " where l_linenumber = 1;",
+        marker("refresh"), "refresh table metadata dfs.`" + data.toAbsolutePath() + "`;",
+        marker("cached"), "explain plan without implementation for select l_orderkey from dfs.`"
+            + data.toAbsolutePath() + "`;");
+    List<List<String>> out;
+    try {
+      out = runSqlline(conf, jars, work, script);
+    } finally {
+      deleteRecursively(Paths.get("/tmp", copy));
+    }
 
     List<String> viaTurbo = out.get(0);
     List<String> viaParquet = out.get(1);
@@ -93,9 +114,21 @@ class DrillDropInTest {
         .map(e -> BigDecimal.valueOf((Long) e.value(), 2).toString()).collect(Collectors.toList());
     List<String> prices = out.get(2).stream().map(DrillDropInTest::unquote).collect(Collectors.toList());
     sameRows(expectedPrices, prices);
-    for (List<String> plan : out.subList(3, 5)) {
-      assertTrue(String.join("\n", plan).contains("groupscan=[TurboParquetGroupScan"), String.join("\n", plan));
-    }
+    String plainPlan = String.join("\n", out.get(3));
+    assertTrue(plainPlan.contains("groupscan=[TurboParquetGroupScan"), plainPlan);
+    String builtInPlan = String.join("\n", out.get(4));
+    assertTrue(builtInPlan.contains("groupscan=[ParquetGroupScan"), builtInPlan);
+    // Every boot option of conf/drill-override.conf reached the drillbit with its value.
+    List<String> expectedBoot = bootNames.stream().map(n -> n + "\t" + bootConf.getNumber(n)).toList();
+    assertEquals(expectedBoot, out.get(5).stream().map(l -> l.replace("\"", "")).toList(), "sys.boot");
+    assertTrue(out.get(7).size() == 1 && out.get(7).get(0).matches("\"0_0\"\t\"[1-9][0-9]*\""), "CTAS: " + out.get(7));
+    assertEquals(out.get(9), out.get(8), "CTAS read back");
+    assertTrue(String.join("\n", out.get(10)).contains("true"), "refresh: " + out.get(10));
+    String cachedPlan = String.join("\n", out.get(11));
+    assertTrue(cachedPlan.contains("TurboParquetGroupScan") && cachedPlan.contains("usedMetadataFile=true"), cachedPlan);
+    // Drill drops the whole override file, logging only, if it cannot read it.
+    String log = Files.readString(work.resolve("sqlline.err"));
+    assertFalse(log.contains("Failures are obtained while loading file"), log);
   }
 
   /**
@@ -142,7 +175,6 @@ class DrillDropInTest {
     try (ZipFile zip = new ZipFile(pluginJar.toFile())) {
       zip.stream().map(ZipEntry::getName).filter(n -> n.endsWith(".class")).forEach(ours::add);
       assertTrue(zip.getEntry("drill-module.conf") != null, "drill-module.conf in " + pluginJar);
-      assertTrue(zip.getEntry("bootstrap-format-plugins.json") != null, "bootstrap-format-plugins.json in " + pluginJar);
     }
     assertTrue(ours.contains("io/turboparquet/drill/TurboParquetFormatPlugin.class"), "plugin class in the jar");
     assertEquals(List.of(), ours.stream().filter(n -> !n.startsWith("io/turboparquet/")).sorted().toList(),

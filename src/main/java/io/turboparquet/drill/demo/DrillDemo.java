@@ -68,8 +68,9 @@ public final class DrillDemo {
         + "'planner.width.max_per_node'") + " (0: Drill's default, 70% of the cores)"
         + ", drill.exec.scan.decode_threadpool_size = "
         + session.single("select num_val from sys.boot where name = 'drill.exec.scan.decode_threadpool_size'"));
-    String parquetTable = "dfs.`" + file + "`";
-    String turboTable = "table(dfs.`" + file + "`(type => 'turbo-parquet'))";
+    // conf/storage-plugins-override.conf turns the switch on: a plain dfs query reads through ours.
+    String parquetTable = "table(dfs.`" + file + "`(type => 'parquet'))";
+    String turboTable = "dfs.`" + file + "`";
     out.println("== the query (%s is " + parquetTable + " for Drill's reader, " + turboTable + " for ours)");
     out.println(QUERY);
     DrillSession.Run drill = null;
