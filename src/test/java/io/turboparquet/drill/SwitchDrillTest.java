@@ -63,6 +63,11 @@ public class SwitchDrillTest extends ClusterTest {
     FileSystemConfig switched = new FileSystemConfig(dfs.getConnection(), dfs.getConfig(), workspaces, formats, null);
     switched.setEnabled(true);
     cluster.defineStoragePlugin("tdfs", switched);
+    // The plugin earlier releases shipped: turbo-parquet its only format, under its own name.
+    FileSystemConfig turboOnly = new FileSystemConfig(dfs.getConnection(), dfs.getConfig(), workspaces,
+        Map.of(TurboParquetFormatConfig.NAME, new TurboParquetFormatConfig()), null);
+    turboOnly.setEnabled(true);
+    cluster.defineStoragePlugin("turbo", turboOnly);
     for (String table : List.of("sales", "sales_cached_b", "sales_cached_t", "sales_stats_b", "sales_stats_t")) {
       writeSales(root.resolve(table));
     }
@@ -186,9 +191,21 @@ public class SwitchDrillTest extends ClusterTest {
         assertEquals(rowGroups, t[1]);
       }
     }
+    // The cache written by the built-in reader, read through a table function: the scan reads the
+    // row groups the plan chose (it used to read all of them, twice the rows).
+    String turboFn = "select key, dir0 from table(dfs.`sales_cached_b`(type => 'turbo-parquet')) where dir0 = 'year=2023'";
+    List<String> expectedRows = Result.of(client, "select key, dir0 from dfs.`sales_cached_b` where dir0 = 'year=2023'").rows();
+    assertEquals((long) MONTHS * ROWS_PER_FILE, expectedRows.size());
+    assertEquals(expectedRows, Result.of(client, turboFn).rows());
+    String count = "select count(key) from %s where dir0 = 'year=2023'";
+    long expectedCount = client.queryBuilder().sql(String.format(count, "dfs.`sales_cached_b`")).singletonLong();
+    assertEquals((long) MONTHS * ROWS_PER_FILE, expectedCount);
+    for (String t : List.of("tdfs.`sales_cached_t`", "turbo.`sales_cached_t`", "turbo.`sales_cached_b`")) {
+      assertEquals(t, expectedCount, client.queryBuilder().sql(String.format(count, t)).singletonLong());
+    }
     // count(*) from the cache's summary: no scan at all, the same answer.
-    String count = explain("select count(*) from tdfs.`sales_cached_t`");
-    assertTrue(count, count.contains("DirectScan") && count.contains("usedMetadataSummaryFile = true"));
+    String summary = explain("select count(*) from tdfs.`sales_cached_t`");
+    assertTrue(summary, summary.contains("DirectScan") && summary.contains("usedMetadataSummaryFile = true"));
     assertEquals(client.queryBuilder().sql("select count(*) from dfs.`sales_cached_b`").singletonLong(),
         client.queryBuilder().sql("select count(*) from tdfs.`sales_cached_t`").singletonLong());
   }
