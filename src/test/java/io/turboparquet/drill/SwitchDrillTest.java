@@ -7,7 +7,6 @@ import static org.junit.Assert.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +21,8 @@ import org.apache.drill.test.ClusterTest;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.BeforeClass;
@@ -43,18 +39,30 @@ import org.junit.Test;
 public class SwitchDrillTest extends ClusterTest {
   private static final Pattern COUNTS = Pattern.compile("numFiles=(\\d+), numRowGroups=(\\d+), usedMetadataFile=(\\w+)");
   private static final Pattern ROWCOUNT = Pattern.compile("Screen : .*?rowcount = ([0-9.E]+)");
-  private static final int YEARS = 3;
-  private static final int MONTHS = 2;
-  private static final int ROWS_PER_FILE = 6_000;
 
   private static Path root;
 
   @BeforeClass
   public static void setup() throws Exception {
     startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
-        .configProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
+        .configNonStringProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
         .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
     root = dirTestWatcher.getRootDir().toPath();
+    defineSwitch(cluster, "tdfs");
+    // The plugin earlier releases shipped: turbo-parquet its only format, under its own name.
+    FileSystemConfig dfs = (FileSystemConfig) cluster.storageRegistry().getStoredConfig("dfs");
+    FileSystemConfig turboOnly = new FileSystemConfig(dfs.getConnection(), dfs.getConfig(), dfs.getWorkspaces(),
+        Map.of(TurboParquetFormatConfig.NAME, new TurboParquetFormatConfig()), null);
+    turboOnly.setEnabled(true);
+    cluster.defineStoragePlugin("turbo", turboOnly);
+    for (String table : List.of("sales", "sales_cached_b", "sales_cached_t", "sales_stats_b", "sales_stats_t")) {
+      SalesTable.write(root.resolve(table));
+    }
+    writeDrift(root.resolve("drift"));
+  }
+
+  /** A copy of {@code dfs} whose {@code "parquet"} format entry has type turbo-parquet. */
+  static void defineSwitch(ClusterFixture cluster, String name) {
     FileSystemConfig dfs = (FileSystemConfig) cluster.storageRegistry().getStoredConfig("dfs");
     Map<String, WorkspaceConfig> workspaces = new HashMap<>(dfs.getWorkspaces());
     Map<String, org.apache.drill.common.logical.FormatPluginConfig> formats = new HashMap<>(dfs.getFormats());
@@ -62,46 +70,7 @@ public class SwitchDrillTest extends ClusterTest {
     formats.remove(TurboParquetFormatConfig.NAME);
     FileSystemConfig switched = new FileSystemConfig(dfs.getConnection(), dfs.getConfig(), workspaces, formats, null);
     switched.setEnabled(true);
-    cluster.defineStoragePlugin("tdfs", switched);
-    // The plugin earlier releases shipped: turbo-parquet its only format, under its own name.
-    FileSystemConfig turboOnly = new FileSystemConfig(dfs.getConnection(), dfs.getConfig(), workspaces,
-        Map.of(TurboParquetFormatConfig.NAME, new TurboParquetFormatConfig()), null);
-    turboOnly.setEnabled(true);
-    cluster.defineStoragePlugin("turbo", turboOnly);
-    for (String table : List.of("sales", "sales_cached_b", "sales_cached_t", "sales_stats_b", "sales_stats_t")) {
-      writeSales(root.resolve(table));
-    }
-    writeDrift(root.resolve("drift"));
-  }
-
-  /** year=Y/month=M/part.parquet, the key sorted across the whole table, several row groups per file. */
-  private static void writeSales(Path table) throws IOException {
-    MessageType schema = MessageTypeParser.parseMessageType("message sale { required int64 key; "
-        + "optional double amount; optional binary name (UTF8); required int32 day (DATE); }");
-    long key = 0;
-    for (int y = 0; y < YEARS; y++) {
-      for (int m = 1; m <= MONTHS; m++) {
-        Path dir = Files.createDirectories(table.resolve("year=" + (2022 + y)).resolve("month=0" + m));
-        SimpleGroupFactory groups = new SimpleGroupFactory(schema);
-        try (ParquetWriter<Group> w = ExampleParquetWriter.builder(
-            new org.apache.hadoop.fs.Path(dir.resolve("part.parquet").toUri()))
-            .withConf(new Configuration()).withType(schema).withCompressionCodec(CompressionCodecName.SNAPPY)
-            .withRowGroupSize(48 * 1024).withPageSize(8 * 1024).withDictionaryEncoding(false).build()) {
-          for (int i = 0; i < ROWS_PER_FILE; i++, key++) {
-            Group g = groups.newGroup();
-            g.add("key", key);
-            if (key % 7 != 0) {
-              g.add("amount", (key * 37 % 10_000) / 100.0);
-            }
-            if (key % 11 != 0) {
-              g.add("name", "n" + (key % 500));
-            }
-            g.add("day", (int) (19_000 + key / 100));
-            w.write(g);
-          }
-        }
-      }
-    }
+    cluster.defineStoragePlugin(name, switched);
   }
 
   /** Two files whose schemas differ: b.parquet lacks the VARCHAR column {@code extra}. */
@@ -144,14 +113,14 @@ public class SwitchDrillTest extends ClusterTest {
 
   @Test
   public void sameRowsAndPlansAsTheBuiltInReader() throws Exception {
-    long total = (long) YEARS * MONTHS * ROWS_PER_FILE;
-    int rowGroups = rowGroups(root.resolve("sales"));
-    assertTrue("several row groups per file: " + rowGroups, rowGroups >= 2 * YEARS * MONTHS);
+    long total = SalesTable.ROWS;
+    int rowGroups = SalesTable.rowGroups(root.resolve("sales"));
+    assertTrue("several row groups per file: " + rowGroups, rowGroups >= 2 * SalesTable.YEARS * SalesTable.MONTHS);
     same("select * from %s.`sales`", rowGroups);
     same("select key, amount, name, day from %s.`sales`", rowGroups);
     same("select key, dir0, dir1, filename, suffix, fqn, filepath from %s.`sales` where mod(key, 997) = 0", rowGroups);
     // Partition pruning (directories), row-group pruning (the sorted key), and both together.
-    same("select key, name from %s.`sales` where dir0 = 'year=2023'", rowGroups / YEARS);
+    same("select key, name from %s.`sales` where dir0 = 'year=2023'", rowGroups / SalesTable.YEARS);
     same("select key from %s.`sales` where dir0 = 'year=2023' and dir1 = 'month=02'", -1);
     same("select key, amount from %s.`sales` where key >= 20000 and key < 20100", -1);
     same("select key, amount from %s.`sales` where dir0 = 'year=2024' and key < 26000", -1);
@@ -172,7 +141,7 @@ public class SwitchDrillTest extends ClusterTest {
       assertTrue(file, Files.exists(root.resolve("sales_cached_t").resolve(file)));
     }
     client.queryBuilder().sql("refresh table metadata dfs.`sales_cached_b`").run();
-    int rowGroups = rowGroups(root.resolve("sales_cached_t"));
+    int rowGroups = SalesTable.rowGroups(root.resolve("sales_cached_t"));
     for (String where : List.of("", "where dir0 = 'year=2023'", "where dir0 = 'year=2023' and key < 15000",
         "where dir1 = 'month=02' and key >= 20000", "where key between 100 and 200")) {
       String sql = "select key, name, dir0, dir1 from %s " + where;
@@ -195,11 +164,11 @@ public class SwitchDrillTest extends ClusterTest {
     // row groups the plan chose (it used to read all of them, twice the rows).
     String turboFn = "select key, dir0 from table(dfs.`sales_cached_b`(type => 'turbo-parquet')) where dir0 = 'year=2023'";
     List<String> expectedRows = Result.of(client, "select key, dir0 from dfs.`sales_cached_b` where dir0 = 'year=2023'").rows();
-    assertEquals((long) MONTHS * ROWS_PER_FILE, expectedRows.size());
+    assertEquals((long) SalesTable.MONTHS * SalesTable.ROWS_PER_FILE, expectedRows.size());
     assertEquals(expectedRows, Result.of(client, turboFn).rows());
     String count = "select count(key) from %s where dir0 = 'year=2023'";
     long expectedCount = client.queryBuilder().sql(String.format(count, "dfs.`sales_cached_b`")).singletonLong();
-    assertEquals((long) MONTHS * ROWS_PER_FILE, expectedCount);
+    assertEquals((long) SalesTable.MONTHS * SalesTable.ROWS_PER_FILE, expectedCount);
     for (String t : List.of("tdfs.`sales_cached_t`", "turbo.`sales_cached_t`", "turbo.`sales_cached_b`")) {
       assertEquals(t, expectedCount, client.queryBuilder().sql(String.format(count, t)).singletonLong());
     }
@@ -304,20 +273,5 @@ public class SwitchDrillTest extends ClusterTest {
     Matcher m = ROWCOUNT.matcher(plan);
     assertTrue(plan, m.find());
     return Double.parseDouble(m.group(1));
-  }
-
-  private static int rowGroups(Path table) throws IOException {
-    List<Path> files = new ArrayList<>();
-    try (var walk = Files.walk(table)) {
-      walk.filter(p -> p.getFileName().toString().endsWith(".parquet")).forEach(files::add);
-    }
-    int n = 0;
-    for (Path f : files) {
-      try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(
-          new org.apache.hadoop.fs.Path(f.toUri()), new Configuration()))) {
-        n += r.getRowGroups().size();
-      }
-    }
-    return n;
   }
 }
