@@ -36,7 +36,7 @@ public class CorruptFilesDrillTest extends ClusterTest {
   @BeforeClass
   public static void setup() throws Exception {
     startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
-        .configProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
+        .configNonStringProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
         .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
     root = dirTestWatcher.getRootDir().toPath();
   }

@@ -29,7 +29,7 @@ public class TurboParquetBatchBytesDrillTest extends ClusterTest {
   @BeforeClass
   public static void setup() throws Exception {
     startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
-        .configProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
+        .configNonStringProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
         .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
     Path dir = Files.createDirectories(dirTestWatcher.getRootDir().toPath().resolve("large"));
     GeneratedFile file = TestFileGenerator.largeStrings(dir, CompressionCodecName.SNAPPY, StringEncoding.PLAIN, 240, 99);

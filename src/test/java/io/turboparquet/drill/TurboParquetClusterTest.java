@@ -38,7 +38,7 @@ public class TurboParquetClusterTest extends ClusterTest {
         .sessionOption(ExecConstants.QUERY_PROFILE_DEBUG_OPTION, true)
         .sessionOption("planner.slice_target", 1)
         .sessionOption("planner.width.max_per_node", 1)
-        .configProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
+        .configNonStringProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
         .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
     data = dirTestWatcher.getRootDir().toPath();
   }

@@ -59,7 +59,7 @@ public class TurboParquetDrillTest extends ClusterTest {
   public static void setup() throws Exception {
     // One fragment per query: rows come back in file order, which screen() relies on.
     startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
-        .configProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
+        .configNonStringProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
         .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
     data = dirTestWatcher.getRootDir().toPath();
   }

@@ -54,7 +54,7 @@ public class TurboParquetHdfsDrillTest extends ClusterTest {
     assertTrue("several row groups", OracleDigest.footer(lineitem.path()).getBlocks().size() >= 3);
 
     startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
-        .configProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
+        .configNonStringProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
         .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
     FileSystemConfig plugin = new FileSystemConfig(hdfs.uri().toString(), Map.of(),
         Map.of("data", new WorkspaceConfig("/data", false, null, false)),

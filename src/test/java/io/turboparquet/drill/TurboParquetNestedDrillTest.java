@@ -37,7 +37,7 @@ public class TurboParquetNestedDrillTest extends ClusterTest {
   @BeforeClass
   public static void setup() throws Exception {
     startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
-        .configProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
+        .configNonStringProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
         .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
     data = dirTestWatcher.getRootDir().toPath();
   }

@@ -64,7 +64,7 @@ public class TurboParquetProfileTest extends ClusterTest {
   public static void setup() throws Exception {
     startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
         .sessionOption(ExecConstants.QUERY_PROFILE_DEBUG_OPTION, true)
-        .configProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
+        .configNonStringProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
         .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
     data = dirTestWatcher.getRootDir().toPath();
     lineitem = TestFileGenerator.lineitemLike(Files.createDirectories(data.resolve("li")), 40_000,
