@@ -1,44 +1,234 @@
 package io.turboparquet.drill;
 
-import com.google.common.cache.Cache;
-import com.google.common.cache.CacheBuilder;
-import com.google.common.util.concurrent.UncheckedExecutionException;
+import io.turboparquet.format.ColumnChunkMeta;
+import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.RowGroupMeta;
+import io.turboparquet.format.SchemaNode;
 import java.io.IOException;
-import java.util.concurrent.ExecutionException;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
-import org.apache.parquet.hadoop.ParquetFileReader;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.format.BsonType;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.ColumnMetaData;
+import org.apache.parquet.format.CompressionCodec;
+import org.apache.parquet.format.ConvertedType;
+import org.apache.parquet.format.DateType;
+import org.apache.parquet.format.DecimalType;
+import org.apache.parquet.format.Encoding;
+import org.apache.parquet.format.EnumType;
+import org.apache.parquet.format.Float16Type;
+import org.apache.parquet.format.IntType;
+import org.apache.parquet.format.JsonType;
+import org.apache.parquet.format.KeyValue;
+import org.apache.parquet.format.ListType;
+import org.apache.parquet.format.LogicalType;
+import org.apache.parquet.format.MapType;
+import org.apache.parquet.format.MicroSeconds;
+import org.apache.parquet.format.MilliSeconds;
+import org.apache.parquet.format.NanoSeconds;
+import org.apache.parquet.format.NullType;
+import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.format.SchemaElement;
+import org.apache.parquet.format.Statistics;
+import org.apache.parquet.format.StringType;
+import org.apache.parquet.format.TimeType;
+import org.apache.parquet.format.TimeUnit;
+import org.apache.parquet.format.TimestampType;
+import org.apache.parquet.format.Type;
+import org.apache.parquet.format.UUIDType;
+import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
 
 /**
- * parquet-java's footer of a file, for the parts of Drill that only take that form (its nested
- * reader's converters, its run-time row-group pruning). Read only when such a part needs it, once
- * per file and fragment rather than once per row group: the cache is keyed by our decoded footer
- * (by identity, which the batch creator reads once per file and fragment) and forgets it with it.
+ * parquet-java's footer ({@link ParquetMetadata}) of a file, made from our decoded footer for the
+ * parts of Drill that only take that form: its metadata layer (planning, run-time pruning) and its
+ * nested reader's converters. Only the Thrift wire decoding is ours: the footer is rebuilt as
+ * parquet-java's Thrift structures and handed to parquet-java's own {@link ParquetMetadataConverter},
+ * so schema conversion (converted and logical types) and statistics rules (sort orders, the
+ * PARQUET-251 created_by check, NaN bounds, signed string min/max) are parquet-java's, as for the
+ * built-in reader.
+ *
+ * <p>What our model does not keep, so is not passed on: field ids, page encoding stats, column orders
+ * (parquet-java's defaults apply, which equal what parquet-java reads from files that declare type-defined
+ * orders), and a converted type that disagrees with the logical type (the logical type is kept).
  */
 final class ParquetJavaFooters {
-  private static final Cache<FileMetadata, ParquetMetadata> FOOTERS = CacheBuilder.newBuilder().weakKeys().build();
-
   private ParquetJavaFooters() {}
 
-  static ParquetMetadata of(FileMetadata metadata, Path path, FileSystem fs) throws IOException {
-    try {
-      return FOOTERS.get(metadata, () -> {
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, fs.getConf()))) {
-          return reader.getFooter();
-        }
-      });
-    } catch (ExecutionException | UncheckedExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof IOException io) {
-        throw io;
+  /**
+   * The footer as parquet-java reads it with {@code options}. With {@code rootColumns} non-null, row
+   * groups carry only the chunks of columns under those top-level names (and always the first
+   * chunk, which fixes each row group's starting position): enough for statistics of a filter.
+   */
+  static ParquetMetadata of(FileMetadata footer, ParquetReadOptions options, Set<String> rootColumns)
+      throws IOException {
+    org.apache.parquet.format.FileMetaData thrift = new org.apache.parquet.format.FileMetaData(1,
+        schema(footer.schema().root()), footer.numRows(), rowGroups(footer, rootColumns));
+    thrift.setCreated_by(footer.createdBy());
+    if (!footer.keyValues().isEmpty()) {
+      List<KeyValue> keyValues = new ArrayList<>(footer.keyValues().size());
+      for (Map.Entry<String, String> e : footer.keyValues().entrySet()) {
+        keyValues.add(new KeyValue(e.getKey()).setValue(e.getValue()));
       }
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new IOException(cause);
+      thrift.setKey_value_metadata(keyValues);
     }
+    return new ParquetMetadataConverter(options).fromParquetMetadata(thrift);
+  }
+
+  private static List<SchemaElement> schema(SchemaNode root) {
+    List<SchemaElement> out = new ArrayList<>();
+    SchemaElement element = new SchemaElement(root.name());
+    element.setNum_children(root.children().size());
+    out.add(element);
+    for (SchemaNode child : root.children()) {
+      addNode(child, out);
+    }
+    return out;
+  }
+
+  private static void addNode(SchemaNode node, List<SchemaElement> out) {
+    SchemaElement e = new SchemaElement(node.name());
+    e.setRepetition_type(org.apache.parquet.format.FieldRepetitionType.findByValue(node.repetition().ordinal()));
+    if (node.isLeaf()) {
+      ColumnDescriptor c = node.column();
+      e.setType(Type.findByValue(c.physicalType().ordinal()));
+      if (c.typeLength() > 0) {
+        e.setType_length(c.typeLength());
+      }
+    } else {
+      e.setNum_children(node.children().size());
+    }
+    annotate(e, node.logicalType());
+    out.add(e);
+    for (SchemaNode child : node.children()) {
+      addNode(child, out);
+    }
+  }
+
+  /**
+   * Sets the annotation our decoder kept as text: a logical type ("STRING", "DECIMAL(9,2)",
+   * "TIMESTAMP(MICROS,true)") or, where the file had only a converted type, that ("UTF8", "INT_8").
+   */
+  private static void annotate(SchemaElement e, String annotation) {
+    if (annotation == null) {
+      return;
+    }
+    int open = annotation.indexOf('(');
+    String name = open < 0 ? annotation : annotation.substring(0, open);
+    String[] args = open < 0 ? new String[0] : annotation.substring(open + 1, annotation.length() - 1).split(",");
+    LogicalType logical = switch (name) {
+      case "STRING" -> LogicalType.STRING(new StringType());
+      case "MAP" -> LogicalType.MAP(new MapType());
+      case "LIST" -> LogicalType.LIST(new ListType());
+      case "ENUM" -> LogicalType.ENUM(new EnumType());
+      case "DATE" -> LogicalType.DATE(new DateType());
+      case "JSON" -> LogicalType.JSON(new JsonType());
+      case "BSON" -> LogicalType.BSON(new BsonType());
+      case "UUID" -> LogicalType.UUID(new UUIDType());
+      case "FLOAT16" -> LogicalType.FLOAT16(new Float16Type());
+      case "UNKNOWN" -> LogicalType.UNKNOWN(new NullType());
+      case "DECIMAL" -> {
+        int precision = Integer.parseInt(args[0]);
+        int scale = Integer.parseInt(args[1]);
+        // As parquet-java writes it: the logical type, the converted type and the element's own fields.
+        e.setConverted_type(ConvertedType.DECIMAL);
+        e.setPrecision(precision);
+        e.setScale(scale);
+        yield LogicalType.DECIMAL(new DecimalType(scale, precision));
+      }
+      case "TIME" -> LogicalType.TIME(new TimeType(Boolean.parseBoolean(args[1]), unit(args[0])));
+      case "TIMESTAMP" -> LogicalType.TIMESTAMP(new TimestampType(Boolean.parseBoolean(args[1]), unit(args[0])));
+      case "INTEGER" -> LogicalType.INTEGER(new IntType(Byte.parseByte(args[0]), Boolean.parseBoolean(args[1])));
+      default -> null;
+    };
+    if (logical != null) {
+      e.setLogicalType(logical);
+      return;
+    }
+    try {
+      e.setConverted_type(ConvertedType.valueOf(name)); // UTF8, MAP_KEY_VALUE, TIME_MILLIS, INT_8, INTERVAL...
+    } catch (IllegalArgumentException unknown) {
+      // an annotation parquet-java does not know either: unannotated, as it would read it
+    }
+  }
+
+  private static TimeUnit unit(String name) {
+    return switch (name) {
+      case "MILLIS" -> TimeUnit.MILLIS(new MilliSeconds());
+      case "MICROS" -> TimeUnit.MICROS(new MicroSeconds());
+      default -> TimeUnit.NANOS(new NanoSeconds());
+    };
+  }
+
+  private static List<RowGroup> rowGroups(FileMetadata footer, Set<String> rootColumns) {
+    List<RowGroup> out = new ArrayList<>(footer.rowGroups().size());
+    for (RowGroupMeta rg : footer.rowGroups()) {
+      List<ColumnChunk> chunks = new ArrayList<>(rootColumns == null ? rg.columns().size() : rootColumns.size() + 1);
+      for (ColumnChunkMeta c : rg.columns()) {
+        if (c != null && (rootColumns == null || chunks.isEmpty() || rootColumns.contains(c.column().path().get(0)))) {
+          chunks.add(chunk(c));
+        }
+      }
+      out.add(new RowGroup(chunks, rg.totalByteSize(), rg.numRows()));
+    }
+    return out;
+  }
+
+  private static ColumnChunk chunk(ColumnChunkMeta c) {
+    List<Encoding> encodings = new ArrayList<>(c.encodings().size());
+    for (io.turboparquet.format.Encoding encoding : c.encodings()) {
+      encodings.add(Encoding.findByValue(encoding.thriftId()));
+    }
+    ColumnMetaData meta = new ColumnMetaData(Type.findByValue(c.column().physicalType().ordinal()), encodings,
+        c.column().path(), CompressionCodec.findByValue(c.codecId()), c.numValues(), c.totalUncompressedSize(),
+        c.totalCompressedSize(), c.dataPageOffset());
+    if (c.dictionaryPageOffset() >= 0) {
+      meta.setDictionary_page_offset(c.dictionaryPageOffset());
+    }
+    if (c.statistics() != null) {
+      meta.setStatistics(statistics(c.statistics()));
+    }
+    ColumnChunk chunk = new ColumnChunk(c.startOffset());
+    chunk.setMeta_data(meta);
+    if (c.pageIndex() != null) {
+      if (c.pageIndex().hasOffsetIndex()) {
+        chunk.setOffset_index_offset(c.pageIndex().offsetIndexOffset());
+        chunk.setOffset_index_length(c.pageIndex().offsetIndexLength());
+      }
+      if (c.pageIndex().hasColumnIndex()) {
+        chunk.setColumn_index_offset(c.pageIndex().columnIndexOffset());
+        chunk.setColumn_index_length(c.pageIndex().columnIndexLength());
+      }
+    }
+    return chunk;
+  }
+
+  private static Statistics statistics(ColumnStatistics s) {
+    Statistics out = new Statistics();
+    if (s.max() != null) {
+      out.setMax(ByteBuffer.wrap(s.max()));
+    }
+    if (s.min() != null) {
+      out.setMin(ByteBuffer.wrap(s.min()));
+    }
+    if (s.maxValue() != null) {
+      out.setMax_value(ByteBuffer.wrap(s.maxValue()));
+    }
+    if (s.minValue() != null) {
+      out.setMin_value(ByteBuffer.wrap(s.minValue()));
+    }
+    if (s.hasNullCount()) {
+      out.setNull_count(s.nullCount());
+    }
+    if (s.hasDistinctCount()) {
+      out.setDistinct_count(s.distinctCount());
+    }
+    return out;
   }
 }
