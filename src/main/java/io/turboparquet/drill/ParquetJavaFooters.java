@@ -4,23 +4,24 @@ import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.PageIndexLocation;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.SchemaNode;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.format.BsonType;
-import org.apache.parquet.format.ColumnChunk;
-import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.CompressionCodec;
 import org.apache.parquet.format.ConvertedType;
 import org.apache.parquet.format.DateType;
 import org.apache.parquet.format.DecimalType;
-import org.apache.parquet.format.Encoding;
 import org.apache.parquet.format.EnumType;
 import org.apache.parquet.format.Float16Type;
 import org.apache.parquet.format.IntType;
@@ -33,7 +34,6 @@ import org.apache.parquet.format.MicroSeconds;
 import org.apache.parquet.format.MilliSeconds;
 import org.apache.parquet.format.NanoSeconds;
 import org.apache.parquet.format.NullType;
-import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.SchemaElement;
 import org.apache.parquet.format.Statistics;
 import org.apache.parquet.format.StringType;
@@ -43,20 +43,27 @@ import org.apache.parquet.format.TimestampType;
 import org.apache.parquet.format.Type;
 import org.apache.parquet.format.UUIDType;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.internal.hadoop.metadata.IndexReference;
+import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * parquet-java's footer ({@link ParquetMetadata}) of a file, made from our decoded footer for the
  * parts of Drill that only take that form: its metadata layer (planning, run-time pruning) and its
- * nested reader's converters. Only the Thrift wire decoding is ours: the footer is rebuilt as
- * parquet-java's Thrift structures and handed to parquet-java's own {@link ParquetMetadataConverter},
- * so schema conversion (converted and logical types) and statistics rules (sort orders, the
- * PARQUET-251 created_by check, NaN bounds, signed string min/max) are parquet-java's, as for the
- * built-in reader.
+ * nested reader's converters. Only the Thrift wire decoding is ours; the meaning is parquet-java's:
+ * the schema is rebuilt as parquet-format's Thrift schema elements and converted by parquet-java's
+ * {@link ParquetMetadataConverter} (converted and logical types, column orders), and each chunk's
+ * statistics by the same converter (sort orders, the PARQUET-251 created_by check, NaN bounds,
+ * signed string min/max), as for the built-in reader.
  *
- * <p>What our model does not keep, so is not passed on: field ids, page encoding stats, column orders
- * (parquet-java's defaults apply, which equal what parquet-java reads from files that declare type-defined
- * orders), and a converted type that disagrees with the logical type (the logical type is kept).
+ * <p>What our model does not keep, so is not passed on: field ids, page encoding stats, bloom
+ * filter offsets, row-group ordinals, column orders (parquet-java's defaults apply, which equal what
+ * it reads from files that declare type-defined orders), and a converted type that disagrees with
+ * the logical type (the logical type is kept). Drill's planning and readers use none of them.
  */
 final class ParquetJavaFooters {
   private ParquetJavaFooters() {}
@@ -68,8 +75,12 @@ final class ParquetJavaFooters {
    */
   static ParquetMetadata of(FileMetadata footer, ParquetReadOptions options, Set<String> rootColumns)
       throws IOException {
+    ParquetMetadataConverter converter = new ParquetMetadataConverter(options);
+    // Schema, key-values and created_by through parquet-java's converter; the row groups are
+    // built here, chunk by chunk, with parquet-java's statistics conversion: handing it Thrift row
+    // groups to convert costs four times our decode (a path lookup and interning per chunk).
     org.apache.parquet.format.FileMetaData thrift = new org.apache.parquet.format.FileMetaData(1,
-        schema(footer.schema().root()), footer.numRows(), rowGroups(footer, rootColumns));
+        schema(footer.schema().root()), footer.numRows(), List.of());
     thrift.setCreated_by(footer.createdBy());
     if (!footer.keyValues().isEmpty()) {
       List<KeyValue> keyValues = new ArrayList<>(footer.keyValues().size());
@@ -78,7 +89,29 @@ final class ParquetJavaFooters {
       }
       thrift.setKey_value_metadata(keyValues);
     }
-    return new ParquetMetadataConverter(options).fromParquetMetadata(thrift);
+    org.apache.parquet.hadoop.metadata.FileMetaData file = converter.fromParquetMetadata(thrift).getFileMetaData();
+    List<org.apache.parquet.column.ColumnDescriptor> leaves = file.getSchema().getColumns();
+    ColumnPath[] paths = new ColumnPath[leaves.size()];
+    for (int i = 0; i < paths.length; i++) {
+      paths[i] = ColumnPath.get(leaves.get(i).getPath());
+    }
+    Map<List<io.turboparquet.format.Encoding>, Set<org.apache.parquet.column.Encoding>> encodings = new HashMap<>();
+    List<BlockMetaData> blocks = new ArrayList<>(footer.rowGroups().size());
+    for (RowGroupMeta rg : footer.rowGroups()) {
+      BlockMetaData block = new BlockMetaData();
+      block.setRowCount(rg.numRows());
+      block.setTotalByteSize(rg.totalByteSize());
+      for (ColumnChunkMeta c : rg.columns()) {
+        if (c != null && (rootColumns == null || block.getColumns().isEmpty()
+            || rootColumns.contains(c.column().path().get(0)))) {
+          int leaf = c.column().index();
+          block.addColumn(chunk(c, paths[leaf], leaves.get(leaf).getPrimitiveType(), footer.createdBy(), converter,
+              encodings));
+        }
+      }
+      blocks.add(block);
+    }
+    return new ParquetMetadata(file, blocks);
   }
 
   private static List<SchemaElement> schema(SchemaNode root) {
@@ -166,47 +199,30 @@ final class ParquetJavaFooters {
     };
   }
 
-  private static List<RowGroup> rowGroups(FileMetadata footer, Set<String> rootColumns) {
-    List<RowGroup> out = new ArrayList<>(footer.rowGroups().size());
-    for (RowGroupMeta rg : footer.rowGroups()) {
-      List<ColumnChunk> chunks = new ArrayList<>(rootColumns == null ? rg.columns().size() : rootColumns.size() + 1);
-      for (ColumnChunkMeta c : rg.columns()) {
-        if (c != null && (rootColumns == null || chunks.isEmpty() || rootColumns.contains(c.column().path().get(0)))) {
-          chunks.add(chunk(c));
-        }
+  /** One chunk as parquet-java's converter makes it from a Thrift ColumnMetaData. */
+  private static ColumnChunkMetaData chunk(ColumnChunkMeta c, ColumnPath path, PrimitiveType type, String createdBy,
+      ParquetMetadataConverter converter,
+      Map<List<io.turboparquet.format.Encoding>, Set<org.apache.parquet.column.Encoding>> encodingSets) {
+    Set<org.apache.parquet.column.Encoding> encodings = encodingSets.computeIfAbsent(c.encodings(), list -> {
+      Set<org.apache.parquet.column.Encoding> set = new HashSet<>();
+      for (io.turboparquet.format.Encoding e : list) {
+        set.add(org.apache.parquet.column.Encoding.valueOf(e.name()));
       }
-      out.add(new RowGroup(chunks, rg.totalByteSize(), rg.numRows()));
+      return Collections.unmodifiableSet(set);
+    });
+    ColumnChunkMetaData meta = ColumnChunkMetaData.get(path, type,
+        CompressionCodecName.fromParquet(CompressionCodec.findByValue(c.codecId())), null, encodings,
+        converter.fromParquetStatistics(createdBy, c.statistics() == null ? null : statistics(c.statistics()), type),
+        c.dataPageOffset(), Math.max(0, c.dictionaryPageOffset()), c.numValues(), c.totalCompressedSize(),
+        c.totalUncompressedSize());
+    PageIndexLocation index = c.pageIndex();
+    if (index != null && index.hasColumnIndex()) {
+      meta.setColumnIndexReference(new IndexReference(index.columnIndexOffset(), index.columnIndexLength()));
     }
-    return out;
-  }
-
-  private static ColumnChunk chunk(ColumnChunkMeta c) {
-    List<Encoding> encodings = new ArrayList<>(c.encodings().size());
-    for (io.turboparquet.format.Encoding encoding : c.encodings()) {
-      encodings.add(Encoding.findByValue(encoding.thriftId()));
+    if (index != null && index.hasOffsetIndex()) {
+      meta.setOffsetIndexReference(new IndexReference(index.offsetIndexOffset(), index.offsetIndexLength()));
     }
-    ColumnMetaData meta = new ColumnMetaData(Type.findByValue(c.column().physicalType().ordinal()), encodings,
-        c.column().path(), CompressionCodec.findByValue(c.codecId()), c.numValues(), c.totalUncompressedSize(),
-        c.totalCompressedSize(), c.dataPageOffset());
-    if (c.dictionaryPageOffset() >= 0) {
-      meta.setDictionary_page_offset(c.dictionaryPageOffset());
-    }
-    if (c.statistics() != null) {
-      meta.setStatistics(statistics(c.statistics()));
-    }
-    ColumnChunk chunk = new ColumnChunk(c.startOffset());
-    chunk.setMeta_data(meta);
-    if (c.pageIndex() != null) {
-      if (c.pageIndex().hasOffsetIndex()) {
-        chunk.setOffset_index_offset(c.pageIndex().offsetIndexOffset());
-        chunk.setOffset_index_length(c.pageIndex().offsetIndexLength());
-      }
-      if (c.pageIndex().hasColumnIndex()) {
-        chunk.setColumn_index_offset(c.pageIndex().columnIndexOffset());
-        chunk.setColumn_index_length(c.pageIndex().columnIndexLength());
-      }
-    }
-    return chunk;
+    return meta;
   }
 
   private static Statistics statistics(ColumnStatistics s) {
