@@ -28,8 +28,8 @@ import org.slf4j.LoggerFactory;
  * the next query over the same files none. A footer is decoded whole, with every column's
  * statistics (what Drill's planning collects). Entries are keyed by path, length and modification
  * time, so a rewritten file is decoded again; a failed decode is not cached. Bounded by the
- * estimated heap bytes of the decoded footers ({@value #MAX_BYTES} in the drillbit's configuration;
- * 0 turns caching off), least recently used first out.
+ * estimated heap bytes of the decoded footers ({@value #MAX_BYTES} in the drillbit's configuration:
+ * {@code auto}, an eighth of the heap, or a size; 0 turns caching off), least recently used first out.
  */
 final class FooterCache {
   static final String MAX_BYTES = "turbo-parquet.footer-cache.max-bytes";
@@ -56,10 +56,16 @@ final class FooterCache {
   /** The cache of the drillbit, sized from its configuration on first use. */
   static FooterCache of(DrillbitContext context) {
     try {
-      return PER_DRILLBIT.get(context, () -> new FooterCache(context.getConfig().getBytes(MAX_BYTES)));
+      return PER_DRILLBIT.get(context, () -> new FooterCache(maxBytes(context.getConfig())));
     } catch (ExecutionException e) {
       throw new IllegalStateException("turbo-parquet's footer cache: " + e.getCause().getMessage(), e.getCause());
     }
+  }
+
+  /** The configured bound; {@code auto} is an eighth of the heap (512 MiB in Drill's default 4 GiB). */
+  static long maxBytes(com.typesafe.config.Config config) {
+    return config.getString(MAX_BYTES).equals("auto") ? Runtime.getRuntime().maxMemory() / 8
+        : config.getBytes(MAX_BYTES);
   }
 
   /** The footer of the file {@code status} describes, decoded now unless this version of it is cached. */

@@ -28,6 +28,7 @@ import org.apache.drill.metastore.statistics.ColumnStatistics;
 import org.apache.drill.metastore.util.SchemaPathUtils;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +53,7 @@ final class RuntimePruner {
   private final Set<SchemaPath> columnsInFilter;
   private final Set<String> rootNames = new TreeSet<>(String.CASE_INSENSITIVE_ORDER); // Drill's names ignore case
   private FilterPredicate<?> predicate;
+  private ParquetReadOptions options;
   private Path lastPath;
   private Metadata_V4.ParquetTableMetadata_v4 table;
   private Metadata_V4.ParquetFileAndRowCountMetadata file;
@@ -94,7 +96,10 @@ final class RuntimePruner {
       if (!rowGroup.getPath().equals(lastPath)) {
         table = new Metadata_V4.ParquetTableMetadata_v4();
         // Only the filter's columns: a wide footer converted whole would cost more than the check saves.
-        ParquetMetadata footer = ParquetJavaFooters.of(metadata, scan.getReaderConfig().toReadOptions(), rootNames);
+        if (options == null) {
+          options = scan.getReaderConfig().toReadOptions(); // builds a Hadoop Configuration: once per scan
+        }
+        ParquetMetadata footer = ParquetJavaFooters.of(metadata, options, rootNames);
         file = Metadata.getParquetFileMetadata_v4(table, footer, fs.getFileStatus(rowGroup.getPath()), fs, false, true,
             columnsInFilter, scan.getReaderConfig());
         lastPath = rowGroup.getPath();

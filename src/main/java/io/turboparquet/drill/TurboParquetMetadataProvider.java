@@ -24,6 +24,7 @@ import org.apache.drill.exec.util.ImpersonationUtil;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -103,9 +104,11 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
     Metadata_V4.ParquetTableMetadata_v4 table = new Metadata_V4.ParquetTableMetadata_v4(
         new Metadata_V4.MetadataSummary(MetadataVersion.Constants.SUPPORTED_VERSIONS.last().toString(),
             DrillVersionInfo.getVersion(), new ArrayList<>(), true));
+    // Once per table: each call builds a Hadoop Configuration, which parses its XML resources.
+    ParquetReadOptions options = readerConfig.toReadOptions();
     List<TimedCallable<Metadata_V4.ParquetFileAndRowCountMetadata>> tasks = new ArrayList<>(files.size());
     for (FileStatus file : files) {
-      tasks.add(new FileTask(table, file, processUserFs));
+      tasks.add(new FileTask(table, file, processUserFs, options));
     }
     List<Metadata_V4.ParquetFileMetadata_v4> fileMetadata = new ArrayList<>(files.size());
     if (!tasks.isEmpty()) {
@@ -130,18 +133,21 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
     private final Metadata_V4.ParquetTableMetadata_v4 table;
     private final FileStatus file;
     private final FileSystem processUserFs;
+    private final ParquetReadOptions options;
 
-    FileTask(Metadata_V4.ParquetTableMetadata_v4 table, FileStatus file, FileSystem processUserFs) {
+    FileTask(Metadata_V4.ParquetTableMetadata_v4 table, FileStatus file, FileSystem processUserFs,
+        ParquetReadOptions options) {
       this.table = table;
       this.file = file;
       this.processUserFs = processUserFs;
+      this.options = options;
     }
 
     @Override
     protected Metadata_V4.ParquetFileAndRowCountMetadata runInner() throws Exception {
       ParquetMetadata footer;
       try {
-        footer = ParquetJavaFooters.of(footers.get(processUserFs, file), readerConfig.toReadOptions(), null);
+        footer = ParquetJavaFooters.of(footers.get(processUserFs, file), options, null);
       } catch (IOException | RuntimeException e) {
         throw FooterCache.unreadable(file.getPath(), e);
       }

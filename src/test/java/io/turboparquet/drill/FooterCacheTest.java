@@ -104,6 +104,15 @@ class FooterCacheTest {
   }
 
   @Test
+  void theBoundIsASizeOrAnEighthOfTheHeap() {
+    assertEquals(64L << 20, FooterCache.maxBytes(com.typesafe.config.ConfigFactory.parseString(
+        FooterCache.MAX_BYTES + ": 64M")));
+    assertEquals(0, FooterCache.maxBytes(com.typesafe.config.ConfigFactory.parseString(FooterCache.MAX_BYTES + ": 0")));
+    assertEquals(Runtime.getRuntime().maxMemory() / 8, FooterCache.maxBytes(
+        com.typesafe.config.ConfigFactory.parseString(FooterCache.MAX_BYTES + ": auto")));
+  }
+
+  @Test
   void aFailedDecodeIsNotKept() throws IOException {
     FooterCache cache = new FooterCache(64 << 20);
     Path file = dir.resolve("broken.parquet");

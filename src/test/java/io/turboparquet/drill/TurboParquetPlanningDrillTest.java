@@ -3,6 +3,7 @@ package io.turboparquet.drill;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
+import io.turboparquet.testing.CorruptFiles;
 import io.turboparquet.testing.TestFileGenerator;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +14,9 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.drill.exec.ExecConstants;
+import org.apache.drill.common.exceptions.UserRemoteException;
 import org.apache.drill.exec.planner.physical.PlannerSettings;
+import org.apache.drill.exec.proto.UserBitShared.DrillPBError.ErrorType;
 import org.apache.drill.test.ClusterFixture;
 import org.apache.drill.test.ClusterTest;
 import org.apache.drill.test.QueryBuilder.QuerySummary;
@@ -134,6 +137,29 @@ public class TurboParquetPlanningDrillTest extends ClusterTest {
     String builtIn = plan(String.format(AGGREGATE, builtIn(t), FILTERS.get(1)));
     assertEquals(find(NUM_ROW_GROUPS, builtIn), find(NUM_ROW_GROUPS, turbo));
     assertEquals(Result.of(client, String.format(AGGREGATE, builtIn(t), FILTERS.get(1))), Result.of(client, sql));
+  }
+
+  @Test
+  public void aCorruptFooterFailsPlanningNamingTheFileUntilTheFileIsFixed() throws Exception {
+    Path dir = Files.createDirectories(data.resolve("corrupt"));
+    Path bad = CorruptFiles.hugeNumChildren(dir); // beside an intact copy of the file it was made from
+    String count = "select count(*) from " + turbo("corrupt");
+    UserRemoteException error = null;
+    try {
+      client.queryBuilder().sql(count).run();
+    } catch (Exception e) {
+      for (Throwable t = e; t != null && error == null; t = t.getCause()) {
+        error = t instanceof UserRemoteException u ? u : null;
+      }
+    }
+    assertTrue("a user error", error != null);
+    assertEquals(error.getMessage(), ErrorType.DATA_READ, error.getErrorType());
+    assertTrue(error.getMessage(), error.getMessage().contains(bad.getFileName().toString()));
+    // The failure was not kept: the fixed file is read.
+    Path fixed = CorruptFiles.base(Files.createDirectories(data.resolve("corrupt-fixed")));
+    Files.move(fixed, bad, StandardCopyOption.REPLACE_EXISTING);
+    Files.setLastModifiedTime(bad, FileTime.fromMillis(System.currentTimeMillis() + 60_000));
+    assertEquals(2L * CorruptFiles.ROWS, client.queryBuilder().sql(count).singletonLong());
   }
 
   /** A directory of {@code files} lineitem-like files of several row groups each; its name. */
