@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Planning benchmark inside Drill (docs/benchmarks.md, "Planning on turbo footers"): the tables where
+# Planning benchmark inside Drill (docs/benchmarks.md, "Inside Drill: planning on turbo footers"): the tables where
 # footers dominate planning, then bin/drill planning on them (PlanningBench: both formats, turbo's
 # footer cache cold and warm, medians of the profile's planning phase and of the wall time).
 #
