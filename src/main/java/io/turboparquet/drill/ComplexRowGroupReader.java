@@ -1,5 +1,8 @@
 package io.turboparquet.drill;
 
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
+import com.google.common.util.concurrent.UncheckedExecutionException;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.Schema;
 import io.turboparquet.scan.Batch;
@@ -9,6 +12,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.function.IntFunction;
 import org.apache.drill.common.expression.SchemaPath;
 import org.apache.drill.common.types.Types;
@@ -22,7 +26,6 @@ import org.apache.drill.exec.store.parquet.ParquetReaderUtility;
 import org.apache.drill.exec.store.parquet2.DrillParquetRecordMaterializer;
 import org.apache.drill.exec.vector.NullableIntVector;
 import org.apache.drill.exec.vector.ValueVector;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.schema.MessageType;
@@ -40,6 +43,9 @@ import org.apache.parquet.schema.MessageType;
  */
 final class ComplexRowGroupReader implements AutoCloseable {
   private final OptionManager options;
+  private static final Cache<FileMetadata, ParquetMetadata> CONVERTED =
+      CacheBuilder.newBuilder().weakKeys().maximumSize(16).build();
+
   private final Path path;
   private final FileMetadata metadata;
   private final int rowGroupIndex;
@@ -69,10 +75,10 @@ final class ComplexRowGroupReader implements AutoCloseable {
   /**
    * A reader for the row group when Drill's built-in format would read it with its nested reader
    * (a projected column is nested, or {@code store.parquet.use_new_reader} is on), else null. Only
-   * files with a group or a repeated field pay for reading the footer again with parquet-java,
-   * whose schema Drill's converters take.
+   * files with a group or a repeated field pay for converting our footer to parquet-java's, whose
+   * schema Drill's converters take.
    */
-  static ComplexRowGroupReader open(OptionManager options, FileSystem fs, Path path, FileMetadata metadata,
+  static ComplexRowGroupReader open(OptionManager options, Path path, FileMetadata metadata,
       int rowGroupIndex, long rowsToRead, List<SchemaPath> columns, boolean star) throws IOException {
     if (columns.isEmpty()) {
       return null; // count(*): row counts only
@@ -81,11 +87,27 @@ final class ComplexRowGroupReader implements AutoCloseable {
     if (!newReader && !hasNested(metadata.schema())) {
       return null;
     }
-    ParquetMetadata footer = ParquetJavaFooters.of(metadata, path, fs);
+    ParquetMetadata footer = parquetJavaFooter(metadata, options);
     if (!newReader && !ParquetReaderUtility.containsComplexColumn(footer, columns)) {
       return null;
     }
     return new ComplexRowGroupReader(options, path, metadata, rowGroupIndex, rowsToRead, footer, columns, star);
+  }
+
+  /**
+   * parquet-java's form of the footer, converted once per file for all its row groups while the
+   * file is among the last few read (keyed by the decoded footer, which the footer cache shares).
+   */
+  private static ParquetMetadata parquetJavaFooter(FileMetadata metadata, OptionManager options) throws IOException {
+    try {
+      return CONVERTED.get(metadata, () -> ParquetJavaFooters.of(metadata,
+          ParquetReaderConfig.builder().withOptions(options).build().toReadOptions(), null));
+    } catch (ExecutionException | UncheckedExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      throw new IOException(e.getCause());
+    }
   }
 
   /** Whether any leaf of the schema is below the top level or repeated. */

@@ -1,44 +1,250 @@
 package io.turboparquet.drill;
 
-import com.google.common.cache.Cache;
-import com.google.common.cache.CacheBuilder;
-import com.google.common.util.concurrent.UncheckedExecutionException;
+import io.turboparquet.format.ColumnChunkMeta;
+import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.PageIndexLocation;
+import io.turboparquet.format.RowGroupMeta;
+import io.turboparquet.format.SchemaNode;
 import java.io.IOException;
-import java.util.concurrent.ExecutionException;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
-import org.apache.parquet.hadoop.ParquetFileReader;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.format.BsonType;
+import org.apache.parquet.format.CompressionCodec;
+import org.apache.parquet.format.ConvertedType;
+import org.apache.parquet.format.DateType;
+import org.apache.parquet.format.DecimalType;
+import org.apache.parquet.format.EnumType;
+import org.apache.parquet.format.Float16Type;
+import org.apache.parquet.format.IntType;
+import org.apache.parquet.format.JsonType;
+import org.apache.parquet.format.KeyValue;
+import org.apache.parquet.format.ListType;
+import org.apache.parquet.format.LogicalType;
+import org.apache.parquet.format.MapType;
+import org.apache.parquet.format.MicroSeconds;
+import org.apache.parquet.format.MilliSeconds;
+import org.apache.parquet.format.NanoSeconds;
+import org.apache.parquet.format.NullType;
+import org.apache.parquet.format.SchemaElement;
+import org.apache.parquet.format.Statistics;
+import org.apache.parquet.format.StringType;
+import org.apache.parquet.format.TimeType;
+import org.apache.parquet.format.TimeUnit;
+import org.apache.parquet.format.TimestampType;
+import org.apache.parquet.format.Type;
+import org.apache.parquet.format.UUIDType;
+import org.apache.parquet.format.converter.ParquetMetadataConverter;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.internal.hadoop.metadata.IndexReference;
+import org.apache.parquet.schema.PrimitiveType;
 
 /**
- * parquet-java's footer of a file, for the parts of Drill that only take that form (its nested
- * reader's converters, its run-time row-group pruning). Read only when such a part needs it, once
- * per file and fragment rather than once per row group: the cache is keyed by our decoded footer
- * (by identity, which the batch creator reads once per file and fragment) and forgets it with it.
+ * parquet-java's footer ({@link ParquetMetadata}) of a file, made from our decoded footer for the
+ * parts of Drill that only take that form: its metadata layer (planning, run-time pruning) and its
+ * nested reader's converters. Only the Thrift wire decoding is ours; the meaning is parquet-java's:
+ * the schema is rebuilt as parquet-format's Thrift schema elements and converted by parquet-java's
+ * {@link ParquetMetadataConverter} (converted and logical types, column orders), and each chunk's
+ * statistics by the same converter (sort orders, the PARQUET-251 created_by check, NaN bounds,
+ * signed string min/max), as for the built-in reader.
+ *
+ * <p>What our model does not keep, so is not passed on: field ids, page encoding stats, bloom
+ * filter offsets, row-group ordinals, column orders (parquet-java's defaults apply, which equal what
+ * it reads from files that declare type-defined orders), and a converted type that disagrees with
+ * the logical type (the logical type is kept). Drill's planning and readers use none of them.
  */
 final class ParquetJavaFooters {
-  private static final Cache<FileMetadata, ParquetMetadata> FOOTERS = CacheBuilder.newBuilder().weakKeys().build();
-
   private ParquetJavaFooters() {}
 
-  static ParquetMetadata of(FileMetadata metadata, Path path, FileSystem fs) throws IOException {
-    try {
-      return FOOTERS.get(metadata, () -> {
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, fs.getConf()))) {
-          return reader.getFooter();
-        }
-      });
-    } catch (ExecutionException | UncheckedExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof IOException io) {
-        throw io;
+  /**
+   * The footer as parquet-java reads it with {@code options}. With {@code rootColumns} non-null, row
+   * groups carry only the chunks of columns under those top-level names (and always the first
+   * chunk, which fixes each row group's starting position): enough for statistics of a filter.
+   */
+  static ParquetMetadata of(FileMetadata footer, ParquetReadOptions options, Set<String> rootColumns)
+      throws IOException {
+    ParquetMetadataConverter converter = new ParquetMetadataConverter(options);
+    // Schema, key-values and created_by through parquet-java's converter; the row groups are
+    // built here, chunk by chunk, with parquet-java's statistics conversion: handing it Thrift row
+    // groups to convert costs four times our decode (a path lookup and interning per chunk).
+    org.apache.parquet.format.FileMetaData thrift = new org.apache.parquet.format.FileMetaData(1,
+        schema(footer.schema().root()), footer.numRows(), List.of());
+    thrift.setCreated_by(footer.createdBy());
+    if (!footer.keyValues().isEmpty()) {
+      List<KeyValue> keyValues = new ArrayList<>(footer.keyValues().size());
+      for (Map.Entry<String, String> e : footer.keyValues().entrySet()) {
+        keyValues.add(new KeyValue(e.getKey()).setValue(e.getValue()));
       }
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new IOException(cause);
+      thrift.setKey_value_metadata(keyValues);
     }
+    org.apache.parquet.hadoop.metadata.FileMetaData file = converter.fromParquetMetadata(thrift).getFileMetaData();
+    List<org.apache.parquet.column.ColumnDescriptor> leaves = file.getSchema().getColumns();
+    ColumnPath[] paths = new ColumnPath[leaves.size()];
+    for (int i = 0; i < paths.length; i++) {
+      paths[i] = ColumnPath.get(leaves.get(i).getPath());
+    }
+    Map<List<io.turboparquet.format.Encoding>, Set<org.apache.parquet.column.Encoding>> encodings = new HashMap<>();
+    List<BlockMetaData> blocks = new ArrayList<>(footer.rowGroups().size());
+    for (RowGroupMeta rg : footer.rowGroups()) {
+      BlockMetaData block = new BlockMetaData();
+      block.setRowCount(rg.numRows());
+      block.setTotalByteSize(rg.totalByteSize());
+      for (ColumnChunkMeta c : rg.columns()) {
+        if (c != null && (rootColumns == null || block.getColumns().isEmpty()
+            || rootColumns.contains(c.column().path().get(0)))) {
+          int leaf = c.column().index();
+          block.addColumn(chunk(c, paths[leaf], leaves.get(leaf).getPrimitiveType(), footer.createdBy(), converter,
+              encodings));
+        }
+      }
+      blocks.add(block);
+    }
+    return new ParquetMetadata(file, blocks);
+  }
+
+  private static List<SchemaElement> schema(SchemaNode root) {
+    List<SchemaElement> out = new ArrayList<>();
+    SchemaElement element = new SchemaElement(root.name());
+    element.setNum_children(root.children().size());
+    out.add(element);
+    for (SchemaNode child : root.children()) {
+      addNode(child, out);
+    }
+    return out;
+  }
+
+  private static void addNode(SchemaNode node, List<SchemaElement> out) {
+    SchemaElement e = new SchemaElement(node.name());
+    e.setRepetition_type(org.apache.parquet.format.FieldRepetitionType.findByValue(node.repetition().ordinal()));
+    if (node.isLeaf()) {
+      ColumnDescriptor c = node.column();
+      e.setType(Type.findByValue(c.physicalType().ordinal()));
+      if (c.typeLength() > 0) {
+        e.setType_length(c.typeLength());
+      }
+    } else {
+      e.setNum_children(node.children().size());
+    }
+    annotate(e, node.logicalType());
+    out.add(e);
+    for (SchemaNode child : node.children()) {
+      addNode(child, out);
+    }
+  }
+
+  /**
+   * Sets the annotation our decoder kept as text: a logical type ("STRING", "DECIMAL(9,2)",
+   * "TIMESTAMP(MICROS,true)") or, where the file had only a converted type, that ("UTF8", "INT_8").
+   */
+  private static void annotate(SchemaElement e, String annotation) {
+    if (annotation == null) {
+      return;
+    }
+    int open = annotation.indexOf('(');
+    String name = open < 0 ? annotation : annotation.substring(0, open);
+    String[] args = open < 0 ? new String[0] : annotation.substring(open + 1, annotation.length() - 1).split(",");
+    LogicalType logical = switch (name) {
+      case "STRING" -> LogicalType.STRING(new StringType());
+      case "MAP" -> LogicalType.MAP(new MapType());
+      case "LIST" -> LogicalType.LIST(new ListType());
+      case "ENUM" -> LogicalType.ENUM(new EnumType());
+      case "DATE" -> LogicalType.DATE(new DateType());
+      case "JSON" -> LogicalType.JSON(new JsonType());
+      case "BSON" -> LogicalType.BSON(new BsonType());
+      case "UUID" -> LogicalType.UUID(new UUIDType());
+      case "FLOAT16" -> LogicalType.FLOAT16(new Float16Type());
+      case "UNKNOWN" -> LogicalType.UNKNOWN(new NullType());
+      case "DECIMAL" -> {
+        int precision = Integer.parseInt(args[0]);
+        int scale = Integer.parseInt(args[1]);
+        // As parquet-java writes it: the logical type, the converted type and the element's own fields.
+        e.setConverted_type(ConvertedType.DECIMAL);
+        e.setPrecision(precision);
+        e.setScale(scale);
+        yield LogicalType.DECIMAL(new DecimalType(scale, precision));
+      }
+      case "TIME" -> LogicalType.TIME(new TimeType(Boolean.parseBoolean(args[1]), unit(args[0])));
+      case "TIMESTAMP" -> LogicalType.TIMESTAMP(new TimestampType(Boolean.parseBoolean(args[1]), unit(args[0])));
+      case "INTEGER" -> LogicalType.INTEGER(new IntType(Byte.parseByte(args[0]), Boolean.parseBoolean(args[1])));
+      default -> null;
+    };
+    if (logical != null) {
+      e.setLogicalType(logical);
+      return;
+    }
+    try {
+      e.setConverted_type(ConvertedType.valueOf(name)); // UTF8, MAP_KEY_VALUE, TIME_MILLIS, INT_8, INTERVAL...
+    } catch (IllegalArgumentException unknown) {
+      // an annotation parquet-java does not know either: unannotated, as it would read it
+    }
+  }
+
+  private static TimeUnit unit(String name) {
+    return switch (name) {
+      case "MILLIS" -> TimeUnit.MILLIS(new MilliSeconds());
+      case "MICROS" -> TimeUnit.MICROS(new MicroSeconds());
+      default -> TimeUnit.NANOS(new NanoSeconds());
+    };
+  }
+
+  /** One chunk as parquet-java's converter makes it from a Thrift ColumnMetaData. */
+  private static ColumnChunkMetaData chunk(ColumnChunkMeta c, ColumnPath path, PrimitiveType type, String createdBy,
+      ParquetMetadataConverter converter,
+      Map<List<io.turboparquet.format.Encoding>, Set<org.apache.parquet.column.Encoding>> encodingSets) {
+    Set<org.apache.parquet.column.Encoding> encodings = encodingSets.computeIfAbsent(c.encodings(), list -> {
+      Set<org.apache.parquet.column.Encoding> set = new HashSet<>();
+      for (io.turboparquet.format.Encoding e : list) {
+        set.add(org.apache.parquet.column.Encoding.valueOf(e.name()));
+      }
+      return Collections.unmodifiableSet(set);
+    });
+    ColumnChunkMetaData meta = ColumnChunkMetaData.get(path, type,
+        CompressionCodecName.fromParquet(CompressionCodec.findByValue(c.codecId())), null, encodings,
+        converter.fromParquetStatistics(createdBy, c.statistics() == null ? null : statistics(c.statistics()), type),
+        c.dataPageOffset(), Math.max(0, c.dictionaryPageOffset()), c.numValues(), c.totalCompressedSize(),
+        c.totalUncompressedSize());
+    PageIndexLocation index = c.pageIndex();
+    if (index != null && index.hasColumnIndex()) {
+      meta.setColumnIndexReference(new IndexReference(index.columnIndexOffset(), index.columnIndexLength()));
+    }
+    if (index != null && index.hasOffsetIndex()) {
+      meta.setOffsetIndexReference(new IndexReference(index.offsetIndexOffset(), index.offsetIndexLength()));
+    }
+    return meta;
+  }
+
+  private static Statistics statistics(ColumnStatistics s) {
+    Statistics out = new Statistics();
+    if (s.max() != null) {
+      out.setMax(ByteBuffer.wrap(s.max()));
+    }
+    if (s.min() != null) {
+      out.setMin(ByteBuffer.wrap(s.min()));
+    }
+    if (s.maxValue() != null) {
+      out.setMax_value(ByteBuffer.wrap(s.maxValue()));
+    }
+    if (s.minValue() != null) {
+      out.setMin_value(ByteBuffer.wrap(s.minValue()));
+    }
+    if (s.hasNullCount()) {
+      out.setNull_count(s.nullCount());
+    }
+    if (s.hasDistinctCount()) {
+      out.setDistinct_count(s.distinctCount());
+    }
+    return out;
   }
 }

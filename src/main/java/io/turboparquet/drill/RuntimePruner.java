@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.drill.common.expression.LogicalExpression;
 import org.apache.drill.common.expression.SchemaPath;
 import org.apache.drill.common.expression.ValueExpressions;
@@ -27,6 +28,8 @@ import org.apache.drill.metastore.statistics.ColumnStatistics;
 import org.apache.drill.metastore.util.SchemaPathUtils;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * {@code planner.store.parquet.rowgroup.filter.pushdown.threshold} row groups) is checked against
  * each row group's column statistics, and row groups that cannot match are not read. Drill's
  * statistics model and filter evaluation are used as they are, so the decision is the built-in
- * reader's; they take parquet-java's footer, read only for files of a pruning scan. A check
- * that fails keeps the row group, as Drill's does.
+ * reader's; they take parquet-java's form of the footer, which {@link ParquetJavaFooters} makes from
+ * our decoded one (from the drillbit's {@link FooterCache}). A check that fails keeps the row group,
+ * as Drill's does.
  */
 final class RuntimePruner {
   private static final Logger logger = LoggerFactory.getLogger(RuntimePruner.class);
@@ -47,7 +51,9 @@ final class RuntimePruner {
   private final LogicalExpression filter;
   private final Set<SchemaPath> pathsInFilter;
   private final Set<SchemaPath> columnsInFilter;
+  private final Set<String> rootNames = new TreeSet<>(String.CASE_INSENSITIVE_ORDER); // Drill's names ignore case
   private FilterPredicate<?> predicate;
+  private ParquetReadOptions options;
   private Path lastPath;
   private Metadata_V4.ParquetTableMetadata_v4 table;
   private Metadata_V4.ParquetFileAndRowCountMetadata file;
@@ -59,6 +65,9 @@ final class RuntimePruner {
     this.filter = scan.getFilter();
     this.pathsInFilter = pathsInFilter;
     this.columnsInFilter = columnsInFilter;
+    for (SchemaPath column : columnsInFilter) {
+      rootNames.add(column.getRootSegmentPath());
+    }
   }
 
   /** A pruner for the scan's filter; null when there is none, it is TRUE, or it names no column. */
@@ -86,8 +95,13 @@ final class RuntimePruner {
     try {
       if (!rowGroup.getPath().equals(lastPath)) {
         table = new Metadata_V4.ParquetTableMetadata_v4();
-        file = Metadata.getParquetFileMetadata_v4(table, ParquetJavaFooters.of(metadata, rowGroup.getPath(), fs),
-            fs.getFileStatus(rowGroup.getPath()), fs, false, true, columnsInFilter, scan.getReaderConfig());
+        // Only the filter's columns: a wide footer converted whole would cost more than the check saves.
+        if (options == null) {
+          options = scan.getReaderConfig().toReadOptions(); // builds a Hadoop Configuration: once per scan
+        }
+        ParquetMetadata footer = ParquetJavaFooters.of(metadata, options, rootNames);
+        file = Metadata.getParquetFileMetadata_v4(table, footer, fs.getFileStatus(rowGroup.getPath()), fs, false, true,
+            columnsInFilter, scan.getReaderConfig());
         lastPath = rowGroup.getPath();
       }
       MetadataBase.RowGroupMetadata rg = file.getFileMetadata().getRowGroups().get(rowGroup.getRowGroupIndex());

@@ -22,7 +22,6 @@ import org.apache.drill.exec.metastore.store.parquet.MetastoreParquetTableMetada
 import org.apache.drill.exec.metastore.store.FileSystemMetadataProviderManager;
 import org.apache.drill.exec.metastore.store.parquet.ParquetTableMetadataProvider;
 import org.apache.drill.exec.metastore.store.parquet.ParquetTableMetadataProviderBuilder;
-import org.apache.drill.exec.metastore.store.parquet.ParquetTableMetadataProviderImpl;
 import org.apache.drill.exec.physical.base.GroupScan;
 import org.apache.drill.exec.physical.base.PhysicalOperator;
 import org.apache.drill.exec.proto.CoordinationProtos.DrillbitEndpoint;
@@ -218,7 +217,7 @@ public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
   @Override
   protected ParquetTableMetadataProviderBuilder<?> defaultTableMetadataProviderBuilder(
       MetadataProviderManager source) {
-    return new ParquetTableMetadataProviderImpl.Builder(source);
+    return new TurboParquetMetadataProvider.Builder(source, FooterCache.of(formatPlugin.getContext()));
   }
 
   @Override

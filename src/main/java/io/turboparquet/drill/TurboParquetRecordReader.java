@@ -101,7 +101,7 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     boolean microsTime = options.getBoolean(ExecConstants.PARQUET_READER_TIME_MICROS_AS_INT64);
     boolean int96 = options.getBoolean(ExecConstants.PARQUET_READER_INT96_AS_TIMESTAMP);
     try {
-      complex = ComplexRowGroupReader.open(options, fs, path, metadata, rowGroupIndex, rowsToRead,
+      complex = ComplexRowGroupReader.open(options, path, metadata, rowGroupIndex, rowsToRead,
           new ArrayList<>(getColumns()), isStarQuery());
       if (complex != null) {
         RowGroupMeta rowGroup = rowGroupIndex < 0 ? null : metadata.rowGroups().get(rowGroupIndex);

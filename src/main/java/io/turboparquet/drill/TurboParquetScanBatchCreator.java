@@ -1,7 +1,6 @@
 package io.turboparquet.drill;
 
 import io.turboparquet.format.FileMetadata;
-import io.turboparquet.format.FooterReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.drill.common.exceptions.ExecutionSetupException;
-import org.apache.drill.common.exceptions.UserException;
 import org.apache.drill.exec.ops.ExecutorFragmentContext;
 import org.apache.drill.exec.ops.OperatorContext;
 import org.apache.drill.exec.physical.impl.BatchCreator;
@@ -19,21 +17,16 @@ import org.apache.drill.exec.store.ColumnExplorer;
 import org.apache.drill.exec.store.RecordReader;
 import org.apache.drill.exec.store.dfs.DrillFileSystem;
 import org.apache.drill.exec.store.parquet.RowGroupReadEntry;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Builds the scan operator of a fragment: a {@link ScanBatch} with one {@link TurboParquetRecordReader}
- * per row group, footers read once per file with our footer decoder, implicit and partition
- * columns from Drill's {@link ColumnExplorer}. Each reader knows the one after it, so that it can open
+ * per row group, footers from the drillbit's {@link FooterCache} (planning has usually decoded them),
+ * implicit and partition columns from Drill's {@link ColumnExplorer}. Each reader knows the one after it, so that it can open
  * that reader's row group while its own last batch is in use. Row groups are pruned at planning time by Drill,
  * and here again by the filter the planner leaves on the scan ({@link RuntimePruner}), as Drill's own scan does.
  */
 public final class TurboParquetScanBatchCreator implements BatchCreator<TurboParquetRowGroupScan> {
-  private static final Logger logger = LoggerFactory.getLogger(TurboParquetScanBatchCreator.class);
-
   @Override
   public ScanBatch getBatch(ExecutorFragmentContext context, TurboParquetRowGroupScan scan,
       List<RecordBatch> children) throws ExecutionSetupException {
@@ -51,6 +44,7 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
     } catch (IOException e) {
       throw new ExecutionSetupException("turbo-parquet could not open the file system: " + e.getMessage(), e);
     }
+    FooterCache footerCache = FooterCache.of(scan.getFormatPlugin().getContext());
     Map<Path, FileMetadata> footers = new HashMap<>();
     List<TurboParquetRecordReader> readers = new ArrayList<>();
     List<Map<String, String>> implicitColumns = new ArrayList<>();
@@ -59,7 +53,7 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
     List<RowGroupReadEntry> entries = rowGroupScan.getRowGroupReadEntries();
     long pruned = 0;
     for (RowGroupReadEntry entry : entries) {
-      FileMetadata metadata = footers.computeIfAbsent(entry.getPath(), p -> readFooter(fs, p));
+      FileMetadata metadata = footers.computeIfAbsent(entry.getPath(), p -> readFooter(footerCache, fs, p));
       boolean last = entry == entries.get(entries.size() - 1);
       long rows = entry.getNumRecordsToRead();
       if (pruner != null && pruner.prunes(entry, metadata, fs)) {
@@ -95,14 +89,12 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
     return new ScanBatch(context, operator, new ArrayList<RecordReader>(readers), implicitColumns);
   }
 
-  private static FileMetadata readFooter(DrillFileSystem fs, Path path) {
-    try (FSDataInputStream in = fs.open(path)) {
-      return FooterReader.read(in, path.toString(), fs.getFileStatus(path).getLen());
+  /** The file's footer from the drillbit's cache: planning has usually decoded it already. */
+  private static FileMetadata readFooter(FooterCache cache, DrillFileSystem fs, Path path) {
+    try {
+      return cache.get(fs, path);
     } catch (IOException | RuntimeException e) {
-      throw UserException.dataReadError(e)
-          .message("turbo-parquet could not read the footer of %s: %s", path, e.getMessage())
-          .addContext("File", path.toString())
-          .build(logger);
+      throw FooterCache.unreadable(path, e);
     }
   }
 }

@@ -1,0 +1,160 @@
+package io.turboparquet.drill;
+
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
+import com.google.common.util.concurrent.ExecutionError;
+import com.google.common.util.concurrent.UncheckedExecutionException;
+import io.turboparquet.format.ColumnChunkMeta;
+import io.turboparquet.format.ColumnStatistics;
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.FooterOptions;
+import io.turboparquet.format.FooterReader;
+import io.turboparquet.format.RowGroupMeta;
+import java.io.IOException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.drill.common.exceptions.UserException;
+import org.apache.drill.exec.server.DrillbitContext;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The drillbit's decoded footers, shared by planning (group scan metadata), the fragments' run-time
+ * pruning and their readers, so that a query decodes each footer at most once per drillbit, and
+ * the next query over the same files none. A footer is decoded whole, with every column's
+ * statistics (what Drill's planning collects). Entries are keyed by path, length and modification
+ * time, so a rewritten file is decoded again; a failed decode is not cached. Bounded by the
+ * estimated heap bytes of the decoded footers ({@value #MAX_BYTES} in the drillbit's configuration:
+ * {@code auto}, an eighth of the heap, or a size; 0 turns caching off), least recently used first out.
+ */
+final class FooterCache {
+  static final String MAX_BYTES = "turbo-parquet.footer-cache.max-bytes";
+  private static final Logger logger = LoggerFactory.getLogger(FooterCache.class);
+  private static final FooterOptions EVERYTHING = FooterOptions.DEFAULT.withStatistics(
+      FooterOptions.ColumnSelector.ALL);
+  private static final Cache<DrillbitContext, FooterCache> PER_DRILLBIT =
+      CacheBuilder.newBuilder().weakKeys().build();
+
+  private record Key(String path, long length, long modificationTime) {}
+
+  private final long maxBytes;
+  private final Cache<Key, FileMetadata> footers;
+  private final LongAdder decodes = new LongAdder();
+
+  FooterCache(long maxBytes) {
+    this.maxBytes = maxBytes;
+    // One segment: Guava splits the bound between segments, and one wide footer could outweigh a share.
+    this.footers = CacheBuilder.newBuilder().concurrencyLevel(1).maximumWeight(maxBytes)
+        .weigher((Key key, FileMetadata footer) -> (int) Math.min(Integer.MAX_VALUE, estimatedBytes(footer)))
+        .build();
+  }
+
+  /** The cache of the drillbit, sized from its configuration on first use. */
+  static FooterCache of(DrillbitContext context) {
+    try {
+      return PER_DRILLBIT.get(context, () -> new FooterCache(maxBytes(context.getConfig())));
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("turbo-parquet's footer cache: " + e.getCause().getMessage(), e.getCause());
+    }
+  }
+
+  /** The configured bound; {@code auto} is an eighth of the heap (512 MiB in Drill's default 4 GiB). */
+  static long maxBytes(com.typesafe.config.Config config) {
+    return config.getString(MAX_BYTES).equals("auto") ? Runtime.getRuntime().maxMemory() / 8
+        : config.getBytes(MAX_BYTES);
+  }
+
+  /** The footer of the file {@code status} describes, decoded now unless this version of it is cached. */
+  FileMetadata get(FileSystem fs, FileStatus status) throws IOException {
+    Key key = new Key(fs.makeQualified(status.getPath()).toString(), status.getLen(), status.getModificationTime());
+    try {
+      return footers.get(key, () -> decode(fs, status)); // concurrent callers of one key wait for one decode
+    } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      if (cause instanceof RuntimeException re) {
+        throw re;
+      }
+      if (cause instanceof Error error) {
+        throw error;
+      }
+      throw new IOException(cause);
+    }
+  }
+
+  /** The footer of the file at {@code path} as it is now. */
+  FileMetadata get(FileSystem fs, Path path) throws IOException {
+    return get(fs, fs.getFileStatus(path));
+  }
+
+  private FileMetadata decode(FileSystem fs, FileStatus status) throws IOException {
+    decodes.increment();
+    try (FSDataInputStream in = fs.open(status.getPath())) {
+      return FooterReader.read(in, status.getPath().toString(), status.getLen(), EVERYTHING);
+    }
+  }
+
+  /** Footers decoded since the cache was made (each miss decodes one). */
+  long decodes() {
+    return decodes.sum();
+  }
+
+  /** Footers held now. */
+  long size() {
+    footers.cleanUp();
+    return footers.size();
+  }
+
+  long maxBytes() {
+    return maxBytes;
+  }
+
+  /** The error a query gets for a footer it cannot read: a data read error naming the file. */
+  static UserException unreadable(Path path, Exception e) {
+    return UserException.dataReadError(e)
+        .message("turbo-parquet could not read the footer of %s: %s", path, e.getMessage())
+        .addContext("File", path.toString())
+        .build(logger);
+  }
+
+  /**
+   * Rough heap bytes of a decoded footer (object headers, fields, arrays), for the bound: what a
+   * footer costs grows with its column chunks, whose count the raw footer size hides.
+   */
+  static long estimatedBytes(FileMetadata footer) {
+    long bytes = 256 + 2L * footer.file().length();
+    bytes += 200L * footer.schema().columns().size();
+    for (var e : footer.keyValues().entrySet()) {
+      bytes += 64 + 2L * (e.getKey().length() + e.getValue().length());
+    }
+    for (RowGroupMeta rg : footer.rowGroups()) {
+      bytes += 64 + 8L * rg.columns().size();
+      for (ColumnChunkMeta c : rg.columns()) {
+        if (c != null) {
+          bytes += 120 + 8L * c.encodings().size() + (c.pageIndex() == null ? 0 : 32) + statisticsBytes(c.statistics());
+        }
+      }
+    }
+    return bytes;
+  }
+
+  private static long statisticsBytes(ColumnStatistics s) {
+    if (s == null) {
+      return 0;
+    }
+    long bytes = 56 + array(s.minValue()) + array(s.maxValue());
+    bytes += s.min() == s.minValue() ? 0 : array(s.min()); // equal bounds share one array
+    bytes += s.max() == s.maxValue() ? 0 : array(s.max());
+    return bytes;
+  }
+
+  private static long array(byte[] b) {
+    return b == null ? 0 : 16 + b.length;
+  }
+}

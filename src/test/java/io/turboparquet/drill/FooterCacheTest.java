@@ -1,0 +1,159 @@
+package io.turboparquet.drill;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.testing.TestFileGenerator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The footer cache on its own: one decode per file version, concurrency, the bound, failures. */
+class FooterCacheTest {
+  @TempDir
+  Path dir;
+
+  private final FileSystem fs = local();
+
+  @Test
+  void decodesEachVersionOfAFileOnce() throws IOException {
+    FooterCache cache = new FooterCache(64 << 20);
+    Path file = lineitem("a", 3_000);
+    FileMetadata first = cache.get(fs, hadoop(file));
+    assertSame(first, cache.get(fs, hadoop(file)));
+    assertEquals(1, cache.decodes());
+    assertTrue(first.rowGroups().get(0).column(0).statistics() != null, "statistics are decoded for planning");
+
+    // Rewritten: another length and modification time, so another key.
+    Path rewritten = lineitem("b", 5_000);
+    Files.move(rewritten, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() + 10_000));
+    FileMetadata second = cache.get(fs, hadoop(file));
+    assertNotSame(first, second);
+    assertEquals(2, cache.decodes());
+    assertEquals(5_000, second.numRows());
+    assertEquals(3_000, first.numRows());
+
+    // Same length, only the modification time changes: decoded again too.
+    Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() + 10_000));
+    cache.get(fs, hadoop(file));
+    assertEquals(3, cache.decodes());
+  }
+
+  @Test
+  void concurrentReadersOfOneFileShareOneDecode() throws Exception {
+    FooterCache cache = new FooterCache(64 << 20);
+    org.apache.hadoop.fs.Path file = hadoop(lineitem("a", 3_000));
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    try {
+      CountDownLatch start = new CountDownLatch(1);
+      List<Future<FileMetadata>> footers = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        footers.add(pool.submit(() -> {
+          start.await();
+          return cache.get(fs, file);
+        }));
+      }
+      start.countDown();
+      for (Future<FileMetadata> f : footers) {
+        assertSame(footers.get(0).get(), f.get());
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertEquals(1, cache.decodes());
+  }
+
+  @Test
+  void theBoundEvictsTheLeastRecentlyUsed() throws IOException {
+    org.apache.hadoop.fs.Path a = hadoop(lineitem("a", 3_000));
+    org.apache.hadoop.fs.Path b = hadoop(lineitem("b", 3_000));
+    long one = FooterCache.estimatedBytes(new FooterCache(64 << 20).get(fs, a));
+    assertTrue(one > 10_000, "estimate " + one);
+    FooterCache cache = new FooterCache(one * 3 / 2); // room for one footer
+    cache.get(fs, a);
+    cache.get(fs, b);
+    assertEquals(1, cache.size());
+    cache.get(fs, b);
+    assertEquals(2, cache.decodes());
+    cache.get(fs, a); // evicted by b
+    assertEquals(3, cache.decodes());
+
+    FooterCache off = new FooterCache(0);
+    off.get(fs, a);
+    off.get(fs, a);
+    assertEquals(2, off.decodes());
+    assertEquals(0, off.size());
+  }
+
+  @Test
+  void theBoundIsASizeOrAnEighthOfTheHeap() {
+    assertEquals(64L << 20, FooterCache.maxBytes(com.typesafe.config.ConfigFactory.parseString(
+        FooterCache.MAX_BYTES + ": 64M")));
+    assertEquals(0, FooterCache.maxBytes(com.typesafe.config.ConfigFactory.parseString(FooterCache.MAX_BYTES + ": 0")));
+    assertEquals(Runtime.getRuntime().maxMemory() / 8, FooterCache.maxBytes(
+        com.typesafe.config.ConfigFactory.parseString(FooterCache.MAX_BYTES + ": auto")));
+  }
+
+  @Test
+  void aFailedDecodeIsNotKept() throws IOException {
+    FooterCache cache = new FooterCache(64 << 20);
+    Path file = dir.resolve("broken.parquet");
+    Files.write(file, new byte[] {'P', 'A', 'R', '1', 0, 0, 0, 0, 'P', 'A', 'R', '1'});
+    assertThrows(ParquetCorruptionException.class, () -> cache.get(fs, hadoop(file)));
+    assertThrows(ParquetCorruptionException.class, () -> cache.get(fs, hadoop(file)));
+    assertEquals(2, cache.decodes());
+    assertEquals(0, cache.size());
+  }
+
+  @Test
+  void estimateGrowsWithChunksAndStatistics() throws IOException {
+    Path narrow = dir.resolve("narrow.parquet");
+    Path wide = dir.resolve("wide.parquet");
+    TestFileGenerator.wideInt64(narrow, 10, 200, 1 << 10, 4 << 10, 1);
+    TestFileGenerator.wideInt64(wide, 100, 200, 1 << 10, 40 << 10, 1);
+    FooterCache cache = new FooterCache(64 << 20);
+    FileMetadata n = cache.get(fs, hadoop(narrow));
+    FileMetadata w = cache.get(fs, hadoop(wide));
+    long chunksN = n.rowGroups().stream().mapToLong(rg -> rg.columns().size()).sum();
+    long chunksW = w.rowGroups().stream().mapToLong(rg -> rg.columns().size()).sum();
+    assertTrue(chunksW > 2 * chunksN, chunksN + " vs " + chunksW);
+    double perChunkN = (double) FooterCache.estimatedBytes(n) / chunksN;
+    double perChunkW = (double) FooterCache.estimatedBytes(w) / chunksW;
+    assertTrue(perChunkN > 150 && perChunkW > 150 && perChunkW < 1000, perChunkN + " / " + perChunkW);
+  }
+
+  private Path lineitem(String name, int rows) throws IOException {
+    Path sub = Files.createDirectories(dir.resolve(name));
+    return TestFileGenerator.lineitemLike(sub, rows, CompressionCodecName.SNAPPY, 64 * 1024).path();
+  }
+
+  private static org.apache.hadoop.fs.Path hadoop(Path file) {
+    return new org.apache.hadoop.fs.Path(file.toUri());
+  }
+
+  private static FileSystem local() {
+    try {
+      return FileSystem.getLocal(new Configuration());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}
