@@ -38,10 +38,11 @@ import org.apache.drill.metastore.metadata.LocationProvider;
 import org.apache.hadoop.fs.Path;
 
 /**
- * The planning side of a turbo-parquet scan. Everything about planning comes from Drill's
- * {@link AbstractParquetGroupScan} (footers, row-group assignment to fragments with affinity,
- * projection, filter and limit pushdown, pruning); only the specific scan it hands each fragment is
- * ours. Mirrors Drill's own ParquetGroupScan, whose copy constructors are private (so it cannot
+ * The planning side of a turbo-parquet scan. Every planning decision comes from Drill's
+ * {@link AbstractParquetGroupScan} (row-group assignment to fragments with affinity, projection,
+ * filter and limit pushdown, pruning); the footers it decides on are our decoder's, from the
+ * drillbit's {@link FooterCache} ({@link TurboParquetMetadataProvider}), or Drill's metadata cache
+ * or Metastore where the table has one; the specific scan it hands each fragment is ours. Mirrors Drill's own ParquetGroupScan, whose copy constructors are private (so it cannot
  * be extended), metadata cache and Drill Metastore included.
  *
  * <p>Drill's metadata layer is told not to correct the corrupt dates of old Drill-written files:
