@@ -14,11 +14,13 @@ import java.io.IOException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.drill.common.exceptions.UserException;
+import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.exec.server.DrillbitContext;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsAction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +32,7 @@ import org.slf4j.LoggerFactory;
  * time, so a rewritten file is decoded again; a failed decode is not cached. Bounded by the
  * estimated heap bytes of the decoded footers ({@value #MAX_BYTES} in the drillbit's configuration:
  * {@code auto}, an eighth of the heap, or a size; 0 turns caching off), least recently used first out.
+ * With impersonation on, a query's user must be allowed to read a file for its cached footer.
  */
 final class FooterCache {
   static final String MAX_BYTES = "turbo-parquet.footer-cache.max-bytes";
@@ -42,11 +45,18 @@ final class FooterCache {
   private record Key(String path, long length, long modificationTime) {}
 
   private final long maxBytes;
+  /** Users differ per query (impersonation): each must be allowed to read a file to get its footer. */
+  private final boolean checkAccess;
   private final Cache<Key, FileMetadata> footers;
   private final LongAdder decodes = new LongAdder();
 
   FooterCache(long maxBytes) {
+    this(maxBytes, false);
+  }
+
+  FooterCache(long maxBytes, boolean checkAccess) {
     this.maxBytes = maxBytes;
+    this.checkAccess = checkAccess;
     // One segment: Guava splits the bound between segments, and one wide footer could outweigh a share.
     this.footers = CacheBuilder.newBuilder().concurrencyLevel(1).maximumWeight(maxBytes)
         .weigher((Key key, FileMetadata footer) -> (int) Math.min(Integer.MAX_VALUE, estimatedBytes(footer)))
@@ -56,7 +66,8 @@ final class FooterCache {
   /** The cache of the drillbit, sized from its configuration on first use. */
   static FooterCache of(DrillbitContext context) {
     try {
-      return PER_DRILLBIT.get(context, () -> new FooterCache(maxBytes(context.getConfig())));
+      return PER_DRILLBIT.get(context, () -> new FooterCache(maxBytes(context.getConfig()),
+          context.getConfig().getBoolean(ExecConstants.IMPERSONATION_ENABLED)));
     } catch (ExecutionException e) {
       throw new IllegalStateException("turbo-parquet's footer cache: " + e.getCause().getMessage(), e.getCause());
     }
@@ -70,6 +81,9 @@ final class FooterCache {
 
   /** The footer of the file {@code status} describes, decoded now unless this version of it is cached. */
   FileMetadata get(FileSystem fs, FileStatus status) throws IOException {
+    if (checkAccess) {
+      fs.access(status.getPath(), FsAction.READ); // a footer another user's query cached is no permission
+    }
     Key key = new Key(fs.makeQualified(status.getPath()).toString(), status.getLen(), status.getModificationTime());
     try {
       return footers.get(key, () -> decode(fs, status)); // concurrent callers of one key wait for one decode

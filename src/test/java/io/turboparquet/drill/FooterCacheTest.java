@@ -33,6 +33,25 @@ class FooterCacheTest {
   private final FileSystem fs = local();
 
   @Test
+  void withImpersonationACachedFooterNeedsReadAccess() throws IOException {
+    FooterCache cache = new FooterCache(64 << 20, true);
+    Path file = lineitem("secret", 1_000);
+    cache.get(fs, hadoop(file)); // cached by a user who may read it
+    FileSystem denied = new org.apache.hadoop.fs.FilterFileSystem(fs) {
+      @Override
+      public void access(org.apache.hadoop.fs.Path path, org.apache.hadoop.fs.permission.FsAction mode)
+          throws org.apache.hadoop.security.AccessControlException {
+        throw new org.apache.hadoop.security.AccessControlException("no " + mode + " on " + path);
+      }
+    };
+    assertThrows(org.apache.hadoop.security.AccessControlException.class, () -> cache.get(denied, hadoop(file)));
+    assertEquals(1, cache.decodes());
+    // Without impersonation every query reads as the drillbit's user: no check.
+    FooterCache shared = new FooterCache(64 << 20, false);
+    assertEquals(1_000, shared.get(denied, hadoop(file)).numRows());
+  }
+
+  @Test
   void decodesEachVersionOfAFileOnce() throws IOException {
     FooterCache cache = new FooterCache(64 << 20);
     Path file = lineitem("a", 3_000);
