@@ -113,7 +113,7 @@ public final class TurboParquetFormatPlugin extends ParquetFormatPlugin {
   @Override
   public AbstractFileGroupScan getGroupScan(String userName, FileSelection selection, List<SchemaPath> columns,
       OptionManager options, MetadataProviderManager metadataProviderManager) throws IOException {
-    // Drill's metadata layer (footers, statistics, pruning) reads the files with its own options.
+    // Drill's metadata layer (statistics, pruning) reads footers as the entry and the session say.
     ParquetReaderConfig readerConfig = ParquetReaderConfig.builder().withFormatConfig(config).withOptions(options)
         .build();
     TurboParquetGroupScan scan;
