@@ -8,8 +8,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.exec.metastore.analyze.AnalyzeParquetInfoProvider;
 import org.apache.drill.exec.store.direct.DirectSubScan;
@@ -42,9 +40,6 @@ import org.junit.Test;
  * writes it), and a segment's files come in another order. The comparison leaves those out.
  */
 public class MetastoreDrillTest extends ClusterTest {
-  private static final Pattern COUNTS = Pattern.compile(
-      "numFiles=(\\d+), numRowGroups=(\\d+), usedMetadataFile=\\w+, usedMetastore=(\\w+)");
-  private static final Pattern ROWCOUNT = Pattern.compile("Screen : .*?rowcount = ([0-9.E]+)");
   private static final String BUILT_IN = "dfs.`copy_b`";
   private static final String TURBO = "tdfs.`copy_t`";
 
@@ -161,17 +156,15 @@ public class MetastoreDrillTest extends ClusterTest {
     assertEquals(where, expected.schema(), actual.schema());
     assertEquals(where, expected.rows(), actual.rows());
 
-    String builtInPlan = explain(builtIn);
-    String turboPlan = explain(turbo);
-    assertTrue(turboPlan, turboPlan.contains("TurboParquetGroupScan"));
-    int[] b = counts(builtInPlan);
-    int[] t = counts(turboPlan);
-    assertEquals(where + ": the built-in reader used the metastore: " + builtInPlan, 1, b[2]);
-    assertEquals(where + ": turbo used the metastore: " + turboPlan, 1, t[2]);
-    assertEquals(where + " files", b[0], t[0]);
-    assertEquals(where + " row groups", b[1], t[1]);
-    assertEquals(where + " pruned: " + t[1], pruned, t[1] < rowGroups);
-    assertEquals(where + " estimate", rowcount(explainAll(builtIn)), rowcount(explainAll(turbo)), 0.0);
+    ScanPlan b = ScanPlan.of(client, builtIn);
+    ScanPlan t = ScanPlan.of(client, turbo);
+    assertTrue(t.text(), t.isTurbo());
+    assertTrue(where + ": the built-in reader used the metastore: " + b.text(), b.usedMetastore());
+    assertTrue(where + ": turbo used the metastore: " + t.text(), t.usedMetastore());
+    assertEquals(where + " files", b.files(), t.files());
+    assertEquals(where + " row groups", b.rowGroups(), t.rowGroups());
+    assertEquals(where + " pruned: " + t.rowGroups(), pruned, t.rowGroups() < rowGroups);
+    assertEquals(where + " estimate", b.rootRows(), t.rootRows(), 0.0);
   }
 
   @Test
@@ -191,21 +184,4 @@ public class MetastoreDrillTest extends ClusterTest {
     return client.queryBuilder().sql(sql).explainText();
   }
 
-  private static String explainAll(String sql) throws Exception {
-    return Result.of(client, "explain plan including all attributes for " + sql).cells().get(0).get(0);
-  }
-
-  /** numFiles, numRowGroups and usedMetastore (1/0) of the plan's one Parquet scan. */
-  private static int[] counts(String plan) {
-    Matcher m = COUNTS.matcher(plan);
-    assertTrue(plan, m.find());
-    return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
-        Boolean.parseBoolean(m.group(3)) ? 1 : 0};
-  }
-
-  private static double rowcount(String plan) {
-    Matcher m = ROWCOUNT.matcher(plan);
-    assertTrue(plan, m.find());
-    return Double.parseDouble(m.group(1));
-  }
 }

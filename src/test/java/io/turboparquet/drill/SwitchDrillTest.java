@@ -10,8 +10,6 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.exec.store.dfs.FileSystemConfig;
 import org.apache.drill.exec.store.dfs.WorkspaceConfig;
@@ -37,8 +35,6 @@ import org.junit.Test;
  * be read by our scan. Drill's allocator checks for leaks when the cluster shuts down.
  */
 public class SwitchDrillTest extends ClusterTest {
-  private static final Pattern COUNTS = Pattern.compile("numFiles=(\\d+), numRowGroups=(\\d+), usedMetadataFile=(\\w+)");
-  private static final Pattern ROWCOUNT = Pattern.compile("Screen : .*?rowcount = ([0-9.E]+)");
 
   private static Path root;
 
@@ -149,15 +145,14 @@ public class SwitchDrillTest extends ClusterTest {
       Result actual = Result.of(client, String.format(sql, "tdfs.`sales_cached_t`"));
       assertEquals(where, expected.schema(), actual.schema());
       assertEquals(where, expected.rows(), actual.rows());
-      int[] b = counts(explain(String.format(sql, "dfs.`sales_cached_b`")));
-      String turboPlan = explain(String.format(sql, "tdfs.`sales_cached_t`"));
-      int[] t = counts(turboPlan);
-      assertEquals(where + ": " + turboPlan, b[0], t[0]);
-      assertEquals(where + ": " + turboPlan, b[1], t[1]);
-      assertEquals(where + ": the cache was used: " + turboPlan, 1, t[2]);
-      assertTrue(turboPlan, turboPlan.contains("TurboParquetGroupScan"));
+      ScanPlan b = ScanPlan.of(client, String.format(sql, "dfs.`sales_cached_b`"));
+      ScanPlan t = ScanPlan.of(client, String.format(sql, "tdfs.`sales_cached_t`"));
+      assertEquals(where + ": " + t.text(), b.files(), t.files());
+      assertEquals(where + ": " + t.text(), b.rowGroups(), t.rowGroups());
+      assertTrue(where + ": the cache was used: " + t.text(), t.usedMetadataFile());
+      assertTrue(t.text(), t.isTurbo());
       if (where.isEmpty()) {
-        assertEquals(rowGroups, t[1]);
+        assertEquals(rowGroups, t.rowGroups());
       }
     }
     // The cache written by the built-in reader, read through a table function: the scan reads the
@@ -188,10 +183,10 @@ public class SwitchDrillTest extends ClusterTest {
       client.queryBuilder().sql("analyze table dfs.`sales_stats_b` compute statistics").run();
       assertTrue(Files.exists(root.resolve("sales_stats_t").resolve(".stats.drill")));
       String sql = "select key from %s where name = 'n17'";
-      double b = rowcount(explainAll(String.format(sql, "dfs.`sales_stats_b`")));
-      double t = rowcount(explainAll(String.format(sql, "tdfs.`sales_stats_t`")));
+      double b = ScanPlan.of(client, String.format(sql, "dfs.`sales_stats_b`")).rootRows();
+      double t = ScanPlan.of(client, String.format(sql, "tdfs.`sales_stats_t`")).rootRows();
       assertEquals(b, t, 0.0);
-      double unanalyzed = rowcount(explainAll(String.format(sql, "tdfs.`sales`")));
+      double unanalyzed = ScanPlan.of(client, String.format(sql, "tdfs.`sales`")).rootRows();
       assertTrue("statistics changed the estimate: " + t + " vs " + unanalyzed, t < unanalyzed);
     } finally {
       client.resetSession("planner.statistics.use");
@@ -244,12 +239,12 @@ public class SwitchDrillTest extends ClusterTest {
     String turboPlan = explain(turbo);
     assertTrue(turboPlan, turboPlan.contains("TurboParquetGroupScan") || turboPlan.contains("DirectScan"));
     if (turboPlan.contains("TurboParquetGroupScan")) {
-      int[] b = counts(explain(builtIn));
-      int[] t = counts(turboPlan);
-      assertEquals(sql + " files", b[0], t[0]);
-      assertEquals(sql + " row groups", b[1], t[1]);
+      ScanPlan b = ScanPlan.of(client, builtIn);
+      ScanPlan t = ScanPlan.of(client, turbo);
+      assertEquals(sql + " files", b.files(), t.files());
+      assertEquals(sql + " row groups", b.rowGroups(), t.rowGroups());
       if (rowGroups >= 0) {
-        assertEquals(sql + " row groups", rowGroups, t[1]);
+        assertEquals(sql + " row groups", rowGroups, t.rowGroups());
       }
     }
   }
@@ -258,20 +253,4 @@ public class SwitchDrillTest extends ClusterTest {
     return client.queryBuilder().sql(sql).explainText();
   }
 
-  private static String explainAll(String sql) throws Exception {
-    return Result.of(client, "explain plan including all attributes for " + sql).cells().get(0).get(0);
-  }
-
-  /** numFiles, numRowGroups and usedMetadataFile (1/0) of the plan's one Parquet scan. */
-  private static int[] counts(String plan) {
-    Matcher m = COUNTS.matcher(plan);
-    assertTrue(plan, m.find());
-    return new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)), Boolean.parseBoolean(m.group(3)) ? 1 : 0};
-  }
-
-  private static double rowcount(String plan) {
-    Matcher m = ROWCOUNT.matcher(plan);
-    assertTrue(plan, m.find());
-    return Double.parseDouble(m.group(1));
-  }
 }

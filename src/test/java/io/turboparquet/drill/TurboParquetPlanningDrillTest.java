@@ -11,8 +11,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.common.exceptions.UserRemoteException;
 import org.apache.drill.exec.planner.physical.PlannerSettings;
@@ -31,9 +29,6 @@ import org.junit.Test;
  * decoded once; a rewritten file is decoded again and its new rows are read.
  */
 public class TurboParquetPlanningDrillTest extends ClusterTest {
-  private static final Pattern NUM_FILES = Pattern.compile("numFiles=(\\d+)");
-  private static final Pattern NUM_ROW_GROUPS = Pattern.compile("numRowGroups=(\\d+)");
-  private static final Pattern SCAN_ROWS = Pattern.compile("Scan\\(.*rowcount = ([0-9.E]+)");
   private static final String AGGREGATE = "select count(*), sum(l_quantity), min(l_shipdate), max(l_comment) from %s %s";
   /** No filter; pruning all but the first row group of each file; pruning none; pruning every row group. */
   private static final List<String> FILTERS = List.of("", "where l_orderkey < 100", "where l_returnflag = 'R'",
@@ -54,20 +49,21 @@ public class TurboParquetPlanningDrillTest extends ClusterTest {
   public void plansAndAnswersEqualTheBuiltInReaders() throws Exception {
     String t = table("plans", 3);
     for (String filter : FILTERS) {
-      String builtIn = plan(String.format(AGGREGATE, builtIn(t), filter));
-      String turbo = plan(String.format(AGGREGATE, turbo(t), filter));
-      assertTrue(builtIn, builtIn.contains("ParquetGroupScan") && turbo.contains("TurboParquetGroupScan"));
-      for (Pattern p : List.of(NUM_FILES, NUM_ROW_GROUPS, SCAN_ROWS)) {
-        assertEquals(filter + ": " + p + "\n" + builtIn + "\n" + turbo, find(p, builtIn), find(p, turbo));
-      }
+      ScanPlan builtIn = ScanPlan.of(client, String.format(AGGREGATE, builtIn(t), filter));
+      ScanPlan turbo = ScanPlan.of(client, String.format(AGGREGATE, turbo(t), filter));
+      assertTrue(builtIn.text(), !builtIn.isTurbo() && turbo.isTurbo());
+      String plans = filter + "\n" + builtIn.text() + "\n" + turbo.text();
+      assertEquals(plans, builtIn.files(), turbo.files());
+      assertEquals(plans, builtIn.rowGroups(), turbo.rowGroups());
+      assertEquals(plans, builtIn.scanRows(), turbo.scanRows(), 0.0);
       assertEquals(filter, Result.of(client, String.format(AGGREGATE, builtIn(t), filter)),
           Result.of(client, String.format(AGGREGATE, turbo(t), filter)));
     }
     // Row groups were pruned at planning: 3 files of at least 3 row groups, one kept in each.
-    String pruned = plan(String.format(AGGREGATE, turbo(t), FILTERS.get(1)));
-    assertEquals("3", find(NUM_FILES, pruned));
-    assertEquals("3", find(NUM_ROW_GROUPS, pruned));
-    assertTrue(pruned, Integer.parseInt(find(NUM_ROW_GROUPS, plan(String.format(AGGREGATE, turbo(t), "")))) >= 9);
+    ScanPlan pruned = ScanPlan.of(client, String.format(AGGREGATE, turbo(t), FILTERS.get(1)));
+    assertEquals(pruned.text(), 3, pruned.files());
+    assertEquals(pruned.text(), 3, pruned.rowGroups());
+    assertTrue(pruned.text(), ScanPlan.of(client, String.format(AGGREGATE, turbo(t), "")).rowGroups() >= 9);
 
     // Above the planning threshold the fragments prune, by the same statistics as the built-in scan.
     client.alterSession(PlannerSettings.PARQUET_ROWGROUP_FILTER_PUSHDOWN_PLANNING_THRESHOLD_KEY, 1L);
@@ -93,7 +89,7 @@ public class TurboParquetPlanningDrillTest extends ClusterTest {
     String t = table("once", 3);
     FooterCache cache = FooterCache.of(cluster.drillbit().getContext());
     long before = cache.decodes();
-    plan(String.format(AGGREGATE, turbo(t), ""));
+    ScanPlan.of(client, String.format(AGGREGATE, turbo(t), ""));
     assertEquals("planning decodes every footer", 3, cache.decodes() - before);
     client.alterSession(PlannerSettings.PARQUET_ROWGROUP_FILTER_PUSHDOWN_PLANNING_THRESHOLD_KEY, 1L);
     try {
@@ -132,10 +128,10 @@ public class TurboParquetPlanningDrillTest extends ClusterTest {
     FooterCache cache = FooterCache.of(cluster.drillbit().getContext());
     long before = cache.decodes();
     String sql = String.format(AGGREGATE, turbo(t), FILTERS.get(1));
-    String turbo = plan(sql);
+    ScanPlan turbo = ScanPlan.of(client, sql);
     assertEquals("Drill's cache file, not footers, plans the table", 0, cache.decodes() - before);
-    String builtIn = plan(String.format(AGGREGATE, builtIn(t), FILTERS.get(1)));
-    assertEquals(find(NUM_ROW_GROUPS, builtIn), find(NUM_ROW_GROUPS, turbo));
+    ScanPlan builtIn = ScanPlan.of(client, String.format(AGGREGATE, builtIn(t), FILTERS.get(1)));
+    assertEquals(builtIn.rowGroups(), turbo.rowGroups());
     assertEquals(Result.of(client, String.format(AGGREGATE, builtIn(t), FILTERS.get(1))), Result.of(client, sql));
   }
 
@@ -173,15 +169,6 @@ public class TurboParquetPlanningDrillTest extends ClusterTest {
     return name;
   }
 
-  private static String plan(String sql) throws Exception {
-    return client.queryBuilder().sql(sql).explainTextWithAllAttributes(); // with the row-count estimates
-  }
-
-  private static String find(Pattern p, String plan) {
-    Matcher m = p.matcher(plan);
-    assertTrue(p + " in " + plan, m.find());
-    return m.group(1);
-  }
 
   private static Map<String, Long> scanMetrics(String sql, String operatorType) throws Exception {
     QuerySummary summary = client.queryBuilder().sql(sql).run();
