@@ -13,19 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.bytes.BytesInput;
-import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.Encoding;
-import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.Util;
 import org.apache.parquet.format.converter.ParquetMetadataConverter;
-import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
@@ -183,39 +175,24 @@ public class FooterBenchmark {
     MessageType schema = builder.named("wide");
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     Files.deleteIfExists(tmp);
-    ParquetFileWriter w = new ParquetFileWriter(new Configuration(), schema,
-        new org.apache.hadoop.fs.Path(tmp.toUri()), ParquetFileWriter.Mode.OVERWRITE);
     Random random = new Random(columns);
-    w.start();
-    for (int g = 0; g < ROW_GROUPS; g++) {
-      w.startBlock(ROWS);
-      for (ColumnDescriptor column : schema.getColumns()) {
-        w.startColumn(column, ROWS, CompressionCodecName.UNCOMPRESSED);
-        Statistics<?> stats = Statistics.createStats(column.getPrimitiveType());
-        ByteBuffer page = ByteBuffer.allocate(floats ? 4 * ROWS : 8 * ROWS).order(ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < ROWS; i++) {
-          if (floats) {
-            float v = random.nextFloat();
-            page.putFloat(v);
-            if (withStatistics) {
-              stats.updateStats(v);
-            }
-          } else {
-            byte[] s = ("s" + random.nextInt(1000)).getBytes(StandardCharsets.UTF_8);
-            page.putInt(s.length).put(s);
-            if (withStatistics) {
-              stats.updateStats(Binary.fromConstantByteArray(s));
-            }
+    PlainPagesFile.write(tmp, schema, ROW_GROUPS, ROWS, floats ? 4 * ROWS : 8 * ROWS, (g, column, page, stats) -> {
+      for (int i = 0; i < ROWS; i++) {
+        if (floats) {
+          float v = random.nextFloat();
+          page.putFloat(v);
+          if (withStatistics) {
+            stats.updateStats(v);
+          }
+        } else {
+          byte[] s = ("s" + random.nextInt(1000)).getBytes(StandardCharsets.UTF_8);
+          page.putInt(s.length).put(s);
+          if (withStatistics) {
+            stats.updateStats(Binary.fromConstantByteArray(s));
           }
         }
-        page.flip();
-        w.writeDataPage(ROWS, page.remaining(), BytesInput.from(page), stats, ROWS, Encoding.BIT_PACKED,
-            Encoding.BIT_PACKED, Encoding.PLAIN);
-        w.endColumn();
       }
-      w.endBlock();
-    }
-    w.end(Map.of());
+    });
     Files.move(tmp, file);
     Files.deleteIfExists(tmp.resolveSibling("." + tmp.getFileName() + ".crc"));
   }

@@ -1,21 +1,11 @@
 package io.turboparquet.bench;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
-import java.util.Map;
 import java.util.Random;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.bytes.BytesInput;
-import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.column.Encoding;
-import org.apache.parquet.column.statistics.Statistics;
-import org.apache.parquet.hadoop.ParquetFileWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Types;
@@ -71,29 +61,14 @@ public final class GeneratePlanningTables {
       builder.required(PrimitiveTypeName.DOUBLE).named("col_" + c);
     }
     MessageType schema = builder.named("planning");
-    ParquetFileWriter w = new ParquetFileWriter(new Configuration(), schema,
-        new org.apache.hadoop.fs.Path(file.toUri()), ParquetFileWriter.Mode.OVERWRITE);
     Random random = new Random(seed);
-    w.start();
-    for (int g = 0; g < rowGroups; g++) {
-      w.startBlock(ROWS);
-      for (ColumnDescriptor column : schema.getColumns()) {
-        w.startColumn(column, ROWS, CompressionCodecName.UNCOMPRESSED);
-        Statistics<?> stats = Statistics.createStats(column.getPrimitiveType());
-        ByteBuffer page = ByteBuffer.allocate(8 * ROWS).order(ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < ROWS; i++) {
-          double v = (g + random.nextDouble()) / rowGroups;
-          page.putDouble(v);
-          stats.updateStats(v);
-        }
-        page.flip();
-        w.writeDataPage(ROWS, page.remaining(), BytesInput.from(page), stats, ROWS, Encoding.BIT_PACKED,
-            Encoding.BIT_PACKED, Encoding.PLAIN);
-        w.endColumn();
+    PlainPagesFile.write(file, schema, rowGroups, ROWS, 8 * ROWS, (g, column, page, stats) -> {
+      for (int i = 0; i < ROWS; i++) {
+        double v = (g + random.nextDouble()) / rowGroups;
+        page.putDouble(v);
+        stats.updateStats(v);
       }
-      w.endBlock();
-    }
-    w.end(Map.of());
+    });
     Files.deleteIfExists(file.resolveSibling("." + file.getFileName() + ".crc"));
   }
 }
