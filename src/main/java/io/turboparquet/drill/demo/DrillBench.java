@@ -133,7 +133,8 @@ public final class DrillBench {
         .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
-  private static double median(double[] values) {
+  /** The median of the runs (the mean of the middle two for an even count). */
+  static double median(double[] values) {
     double[] v = values.clone();
     Arrays.sort(v);
     return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;

@@ -11,7 +11,6 @@ import java.nio.file.attribute.FileTime;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -95,10 +94,10 @@ public final class PlanningBench {
           for (int m = 0; m < MODES.size(); m++) {
             for (int f = 0; f < FORMATS.size(); f++) {
               log.printf(Locale.ROOT, "%-10s %-7s %-14s %-6s %12.0f %10.0f%n", table.getFileName(), queryName,
-                  FORMATS.get(f), MODES.get(m), median(planning[f][m]), median(wall[f][m]));
+                  FORMATS.get(f), MODES.get(m), DrillBench.median(planning[f][m]), DrillBench.median(wall[f][m]));
             }
             log.printf(Locale.ROOT, "%-10s %-7s %-14s %-6s %11.1fx %9.1fx%n", "", "", "ratio", MODES.get(m),
-                median(planning[0][m]) / median(planning[1][m]), median(wall[0][m]) / median(wall[1][m]));
+                DrillBench.median(planning[0][m]) / DrillBench.median(planning[1][m]), DrillBench.median(wall[0][m]) / DrillBench.median(wall[1][m]));
           }
         }
       }
@@ -117,11 +116,5 @@ public final class PlanningBench {
         Files.setLastModifiedTime(file, time);
       }
     }
-  }
-
-  private static double median(double[] values) {
-    double[] v = values.clone();
-    Arrays.sort(v);
-    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
   }
 }
