@@ -17,7 +17,6 @@ import org.apache.drill.metastore.metadata.MetadataType;
 import org.apache.drill.metastore.metadata.TableInfo;
 import org.apache.drill.metastore.statistics.ColumnStatistics;
 import org.apache.drill.metastore.statistics.ColumnStatisticsKind;
-import org.apache.drill.test.ClusterFixture;
 import org.apache.drill.test.ClusterTest;
 import org.apache.drill.test.QueryBuilder.QuerySummary;
 import org.junit.BeforeClass;
@@ -48,10 +47,7 @@ public class MetastoreDrillTest extends ClusterTest {
   @BeforeClass
   public static void setup() throws Exception {
     Path metastore = dirTestWatcher.getTmpDir().toPath().resolve("metastore").toAbsolutePath();
-    startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
-        // A list, not its toString(): ANALYZE sorts, and the external sort reads this list.
-        .configNonStringProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
-        .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath())
+    startCluster(EmbeddedDrill.builder(dirTestWatcher).maxParallelization(1)
         .configProperty("drill.metastore.iceberg.location.base_path", metastore.toString())
         .systemOption(ExecConstants.METASTORE_ENABLED, true)
         .sessionOption(ExecConstants.QUERY_PROFILE_DEBUG_OPTION, true));

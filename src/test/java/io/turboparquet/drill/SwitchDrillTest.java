@@ -40,9 +40,7 @@ public class SwitchDrillTest extends ClusterTest {
 
   @BeforeClass
   public static void setup() throws Exception {
-    startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
-        .configNonStringProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
-        .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
+    startCluster(EmbeddedDrill.builder(dirTestWatcher).maxParallelization(1));
     root = dirTestWatcher.getRootDir().toPath();
     defineSwitch(cluster, "tdfs");
     // The plugin earlier releases shipped: turbo-parquet its only format, under its own name.

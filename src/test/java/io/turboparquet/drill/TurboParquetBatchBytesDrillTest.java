@@ -8,10 +8,8 @@ import io.turboparquet.testing.TestFileGenerator;
 import io.turboparquet.testing.TestFileGenerator.StringEncoding;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.exec.physical.rowSet.DirectRowSet;
-import org.apache.drill.test.ClusterFixture;
 import org.apache.drill.test.ClusterTest;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.junit.BeforeClass;
@@ -28,9 +26,7 @@ public class TurboParquetBatchBytesDrillTest extends ClusterTest {
 
   @BeforeClass
   public static void setup() throws Exception {
-    startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
-        .configNonStringProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
-        .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
+    startCluster(EmbeddedDrill.builder(dirTestWatcher).maxParallelization(1));
     Path dir = Files.createDirectories(dirTestWatcher.getRootDir().toPath().resolve("large"));
     GeneratedFile file = TestFileGenerator.largeStrings(dir, CompressionCodecName.SNAPPY, StringEncoding.PLAIN, 240, 99);
     table = "large/" + file.path().getFileName();

@@ -10,7 +10,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.drill.exec.ExecConstants;
-import org.apache.drill.test.ClusterFixture;
 import org.apache.drill.test.ClusterTest;
 import org.apache.drill.test.QueryBuilder.QuerySummary;
 import org.apache.hadoop.conf.Configuration;
@@ -34,12 +33,10 @@ public class TurboParquetClusterTest extends ClusterTest {
 
   @BeforeClass
   public static void setup() throws Exception {
-    startCluster(ClusterFixture.builder(dirTestWatcher).withBits("bit1", "bit2", "bit3")
+    startCluster(EmbeddedDrill.builder(dirTestWatcher).withBits("bit1", "bit2", "bit3")
         .sessionOption(ExecConstants.QUERY_PROFILE_DEBUG_OPTION, true)
         .sessionOption("planner.slice_target", 1)
-        .sessionOption("planner.width.max_per_node", 1)
-        .configNonStringProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
-        .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
+        .sessionOption("planner.width.max_per_node", 1));
     data = dirTestWatcher.getRootDir().toPath();
   }
 

@@ -16,17 +16,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.exec.physical.rowSet.DirectRowSet;
 import org.apache.drill.exec.physical.rowSet.RowSetReader;
-import org.apache.drill.exec.record.metadata.ColumnMetadata;
 import org.apache.drill.exec.store.dfs.FileSystemConfig;
-import org.apache.drill.test.ClusterFixture;
 import org.apache.drill.test.ClusterTest;
-import org.apache.drill.test.QueryRowSetIterator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
@@ -58,9 +53,7 @@ public class TurboParquetDrillTest extends ClusterTest {
   @BeforeClass
   public static void setup() throws Exception {
     // One fragment per query: rows come back in file order, which screen() relies on.
-    startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
-        .configNonStringProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
-        .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
+    startCluster(EmbeddedDrill.builder(dirTestWatcher).maxParallelization(1));
     data = dirTestWatcher.getRootDir().toPath();
   }
 

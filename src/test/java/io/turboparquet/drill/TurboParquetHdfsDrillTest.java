@@ -12,14 +12,12 @@ import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.exec.physical.rowSet.DirectRowSet;
 import org.apache.drill.exec.physical.rowSet.RowSetReader;
 import org.apache.drill.exec.record.metadata.ColumnMetadata;
 import org.apache.drill.exec.store.dfs.FileSystemConfig;
 import org.apache.drill.exec.store.dfs.WorkspaceConfig;
 import org.apache.drill.exec.store.parquet.ParquetFormatConfig;
-import org.apache.drill.test.ClusterFixture;
 import org.apache.drill.test.ClusterTest;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -53,9 +51,7 @@ public class TurboParquetHdfsDrillTest extends ClusterTest {
     assertTrue("several blocks", hdfs.blocks(remote, 0, length).length >= 3);
     assertTrue("several row groups", OracleDigest.footer(lineitem.path()).getBlocks().size() >= 3);
 
-    startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
-        .configNonStringProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
-        .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
+    startCluster(EmbeddedDrill.builder(dirTestWatcher).maxParallelization(1));
     FileSystemConfig plugin = new FileSystemConfig(hdfs.uri().toString(), Map.of(),
         Map.of("data", new WorkspaceConfig("/data", false, null, false)),
         Map.of("parquet", new ParquetFormatConfig(), TurboParquetFormatConfig.NAME, new TurboParquetFormatConfig()),

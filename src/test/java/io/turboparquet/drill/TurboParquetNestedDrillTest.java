@@ -15,7 +15,6 @@ import java.util.Map;
 import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.exec.physical.rowSet.DirectRowSet;
 import org.apache.drill.exec.physical.rowSet.RowSetReader;
-import org.apache.drill.test.ClusterFixture;
 import org.apache.drill.test.ClusterTest;
 import org.apache.drill.test.QueryRowSetIterator;
 import org.apache.hadoop.conf.Configuration;
@@ -36,9 +35,7 @@ public class TurboParquetNestedDrillTest extends ClusterTest {
 
   @BeforeClass
   public static void setup() throws Exception {
-    startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
-        .configNonStringProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
-        .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
+    startCluster(EmbeddedDrill.builder(dirTestWatcher).maxParallelization(1));
     data = dirTestWatcher.getRootDir().toPath();
   }
 

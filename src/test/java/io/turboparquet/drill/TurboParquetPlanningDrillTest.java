@@ -15,7 +15,6 @@ import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.common.exceptions.UserRemoteException;
 import org.apache.drill.exec.planner.physical.PlannerSettings;
 import org.apache.drill.exec.proto.UserBitShared.DrillPBError.ErrorType;
-import org.apache.drill.test.ClusterFixture;
 import org.apache.drill.test.ClusterTest;
 import org.apache.drill.test.QueryBuilder.QuerySummary;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -38,10 +37,8 @@ public class TurboParquetPlanningDrillTest extends ClusterTest {
 
   @BeforeClass
   public static void setup() throws Exception {
-    startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
-        .sessionOption(ExecConstants.QUERY_PROFILE_DEBUG_OPTION, true)
-        .configProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
-        .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
+    startCluster(EmbeddedDrill.builder(dirTestWatcher).maxParallelization(1)
+        .sessionOption(ExecConstants.QUERY_PROFILE_DEBUG_OPTION, true));
     data = dirTestWatcher.getRootDir().toPath();
   }
 

@@ -26,7 +26,6 @@ import org.apache.drill.exec.rpc.user.QueryDataBatch;
 import org.apache.drill.exec.rpc.user.UserResultsListener;
 import org.apache.drill.exec.ops.OperatorMetricRegistry;
 import org.apache.drill.exec.store.CommonParquetRecordReader;
-import org.apache.drill.test.ClusterFixture;
 import org.apache.drill.test.ClusterTest;
 import org.apache.drill.test.QueryBuilder.QuerySummary;
 import org.apache.hadoop.conf.Configuration;
@@ -62,10 +61,8 @@ public class TurboParquetProfileTest extends ClusterTest {
 
   @BeforeClass
   public static void setup() throws Exception {
-    startCluster(ClusterFixture.builder(dirTestWatcher).maxParallelization(1)
-        .sessionOption(ExecConstants.QUERY_PROFILE_DEBUG_OPTION, true)
-        .configNonStringProperty(ExecConstants.SPILL_DIRS, List.of(dirTestWatcher.getSpillDir().getAbsolutePath()))
-        .configProperty("drill.exec.compile.code_dir", dirTestWatcher.getCodegenDir().getAbsolutePath()));
+    startCluster(EmbeddedDrill.builder(dirTestWatcher).maxParallelization(1)
+        .sessionOption(ExecConstants.QUERY_PROFILE_DEBUG_OPTION, true));
     data = dirTestWatcher.getRootDir().toPath();
     lineitem = TestFileGenerator.lineitemLike(Files.createDirectories(data.resolve("li")), 40_000,
         CompressionCodecName.SNAPPY);
