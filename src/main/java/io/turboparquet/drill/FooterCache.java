@@ -33,6 +33,10 @@ import org.slf4j.LoggerFactory;
  * estimated heap bytes of the decoded footers ({@value #MAX_BYTES} in the drillbit's configuration:
  * {@code auto}, an eighth of the heap, or a size; 0 turns caching off), least recently used first out.
  * With impersonation on, a query's user must be allowed to read a file for its cached footer.
+ *
+ * <p>Beside each footer the cache keeps one thing derived from it ({@link #derived}): Drill's
+ * planning metadata of the file, which costs planning more than the decode itself and is the same
+ * for every query with the same reader settings. Its heap is counted in the bound from the start.
  */
 final class FooterCache {
   static final String MAX_BYTES = "turbo-parquet.footer-cache.max-bytes";
@@ -44,10 +48,33 @@ final class FooterCache {
 
   private record Key(String path, long length, long modificationTime) {}
 
+  /** A cached footer and what was last derived from it, under the settings it was derived with. */
+  private static final class Entry {
+    final FileMetadata footer;
+    volatile Derived derived;
+
+    Entry(FileMetadata footer) {
+      this.footer = footer;
+    }
+  }
+
+  private record Derived(Object settings, Object value) {}
+
+  /** Makes something from a footer (e.g. Drill's planning metadata of the file). */
+  interface Deriver<T> {
+    T derive(FileMetadata footer) throws IOException;
+  }
+
+  /**
+   * Heap bytes per column chunk kept for what planning derives from a footer (Drill's
+   * {@code Metadata_V4} of the file: 133 bytes per chunk measured on 1000-column DOUBLE files).
+   */
+  private static final long DERIVED_BYTES_PER_CHUNK = 140;
+
   private final long maxBytes;
   /** Users differ per query (impersonation): each must be allowed to read a file to get its footer. */
   private final boolean checkAccess;
-  private final Cache<Key, FileMetadata> footers;
+  private final Cache<Key, Entry> footers;
   private final LongAdder decodes = new LongAdder();
 
   FooterCache(long maxBytes) {
@@ -59,7 +86,7 @@ final class FooterCache {
     this.checkAccess = checkAccess;
     // One segment: Guava splits the bound between segments, and one wide footer could outweigh a share.
     this.footers = CacheBuilder.newBuilder().concurrencyLevel(1).maximumWeight(maxBytes)
-        .weigher((Key key, FileMetadata footer) -> (int) Math.min(Integer.MAX_VALUE, estimatedBytes(footer)))
+        .weigher((Key key, Entry entry) -> (int) Math.min(Integer.MAX_VALUE, weight(entry.footer)))
         .build();
   }
 
@@ -81,12 +108,33 @@ final class FooterCache {
 
   /** The footer of the file {@code status} describes, decoded now unless this version of it is cached. */
   FileMetadata get(FileSystem fs, FileStatus status) throws IOException {
+    return entry(fs, status).footer;
+  }
+
+  /**
+   * What {@code deriver} makes of the footer of the file {@code status} describes under
+   * {@code settings} (compared by equals), made now unless it was made from this version of the file
+   * under equal settings. One derived value per footer: other settings replace it. Concurrent callers
+   * may both derive; either result is kept.
+   */
+  @SuppressWarnings("unchecked")
+  <T> T derived(FileSystem fs, FileStatus status, Object settings, Deriver<T> deriver) throws IOException {
+    Entry entry = entry(fs, status);
+    Derived derived = entry.derived;
+    if (derived == null || !derived.settings().equals(settings)) {
+      derived = new Derived(settings, deriver.derive(entry.footer));
+      entry.derived = derived;
+    }
+    return (T) derived.value();
+  }
+
+  private Entry entry(FileSystem fs, FileStatus status) throws IOException {
     if (checkAccess) {
       fs.access(status.getPath(), FsAction.READ); // a footer another user's query cached is no permission
     }
     Key key = new Key(fs.makeQualified(status.getPath()).toString(), status.getLen(), status.getModificationTime());
     try {
-      return footers.get(key, () -> decode(fs, status)); // concurrent callers of one key wait for one decode
+      return footers.get(key, () -> new Entry(decode(fs, status))); // concurrent callers of one key wait for one decode
     } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
       Throwable cause = e.getCause();
       if (cause instanceof IOException io) {
@@ -135,6 +183,15 @@ final class FooterCache {
         .message("turbo-parquet could not read the footer of %s: %s", path, e.getMessage())
         .addContext("File", path.toString())
         .build(logger);
+  }
+
+  /** An entry's weight: its footer and room for what planning derives from it. */
+  static long weight(FileMetadata footer) {
+    long chunks = 0;
+    for (RowGroupMeta rg : footer.rowGroups()) {
+      chunks += rg.columns().size();
+    }
+    return estimatedBytes(footer) + DERIVED_BYTES_PER_CHUNK * chunks;
   }
 
   /**

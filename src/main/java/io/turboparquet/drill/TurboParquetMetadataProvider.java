@@ -1,8 +1,12 @@
 package io.turboparquet.drill;
 
+import com.google.common.collect.LinkedListMultimap;
+import com.google.common.collect.Multimap;
+import io.turboparquet.format.FileMetadata;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.drill.common.exceptions.UserException;
 import org.apache.drill.common.util.DrillVersionInfo;
 import org.apache.drill.exec.metastore.MetadataProviderManager;
@@ -16,16 +20,17 @@ import org.apache.drill.exec.store.dfs.FileSelection;
 import org.apache.drill.exec.store.dfs.ReadEntryWithPath;
 import org.apache.drill.exec.store.parquet.BaseParquetMetadataProvider;
 import org.apache.drill.exec.store.parquet.ParquetReaderConfig;
+import org.apache.drill.exec.store.parquet.metadata.FileMetadataCollector;
 import org.apache.drill.exec.store.parquet.metadata.Metadata;
 import org.apache.drill.exec.store.parquet.metadata.MetadataVersion;
 import org.apache.drill.exec.store.parquet.metadata.Metadata_V4;
 import org.apache.drill.exec.util.DrillFileSystemUtil;
 import org.apache.drill.exec.util.ImpersonationUtil;
+import org.apache.drill.metastore.metadata.RowGroupMetadata;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.ParquetReadOptions;
-import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +52,9 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
   private final DrillFileSystem fs;
   private final FooterCache footers;
   private final Path selectionRoot;
+  private Multimap<Path, RowGroupMetadata> rowGroups;
+  /** The row groups of the provider this one reuses, when Drill's rule lets it reuse them. */
+  private Multimap<Path, RowGroupMetadata> reusedRowGroups;
 
   private TurboParquetMetadataProvider(Builder builder) throws IOException {
     super(builder);
@@ -62,7 +70,7 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
         entries.add(new ReadEntryWithPath(file));
       }
     }
-    init(source);
+    init(reusable(source));
     // Kept for the group scans made from this one (pruning, filter pushdown), as Drill's provider does.
     if (source == null || source.getRowGroupsMeta().size() < getRowGroupsMeta().size()) {
       builder.metadataProviderManager().setTableMetadataProvider(this);
@@ -79,8 +87,48 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
     return selectionRoot;
   }
 
+  /**
+   * Drill's row-group metadata of the table's files: those of the provider this one reuses, else
+   * built by {@link RowGroupsMetadata} (once per column list, where Drill builds them once per row group).
+   */
+  @Override
+  public Multimap<Path, RowGroupMetadata> getRowGroupsMetadataMap() {
+    if (rowGroups == null) {
+      if (reusedRowGroups != null) {
+        List<Path> files = getLocations();
+        rowGroups = LinkedListMultimap.create();
+        reusedRowGroups.entries().stream().filter(e -> files.contains(e.getKey()))
+            .forEach(e -> rowGroups.put(e.getKey(), e.getValue()));
+      } else {
+        rowGroups = RowGroupsMetadata.of(parquetTableMetadata);
+      }
+    }
+    return rowGroups;
+  }
+
+  /**
+   * The provider to hand Drill's {@code init} as the one to reuse. Drill reuses a provider's row
+   * groups when they cover this table's files, and otherwise builds all metadata anew; it checks
+   * that in a field our providers leave empty (they keep row groups in their own), so for one of
+   * ours the check is made here, with Drill's rule, and the provider is passed only where it holds.
+   */
+  private BaseParquetMetadataProvider reusable(BaseParquetMetadataProvider source) throws IOException {
+    if (!(source instanceof TurboParquetMetadataProvider ours)) {
+      return source;
+    }
+    initInternal(); // this table's files, for the check; init() does not read them again
+    if (ours.rowGroups != null && ours.rowGroups.keySet().containsAll(getLocations())) {
+      reusedRowGroups = ours.rowGroups;
+      return ours;
+    }
+    return null;
+  }
+
   @Override
   protected void initInternal() throws IOException {
+    if (parquetTableMetadata != null) {
+      return; // read already, by reusable()
+    }
     // Footers are read as the process user, file lists as the query user, as by Drill's provider.
     try (FileSystem processUserFs =
         ImpersonationUtil.createFileSystem(ImpersonationUtil.getProcessUserName(), fs.getConf())) {
@@ -128,7 +176,7 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
     return table;
   }
 
-  /** One file's metadata: our footer, Drill's collector. */
+  /** One file's metadata: Drill's collector over our footer, both cached by the drillbit's {@link FooterCache}. */
   private final class FileTask extends TimedCallable<Metadata_V4.ParquetFileAndRowCountMetadata> {
     private final Metadata_V4.ParquetTableMetadata_v4 table;
     private final FileStatus file;
@@ -145,13 +193,21 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
 
     @Override
     protected Metadata_V4.ParquetFileAndRowCountMetadata runInner() throws Exception {
-      ParquetMetadata footer;
+      Collected collected;
       try {
-        footer = ParquetJavaFooters.of(footers.get(processUserFs, file), options, null);
+        collected = footers.derived(processUserFs, file, readerConfig, this::collect);
       } catch (IOException | RuntimeException e) {
         throw FooterCache.unreadable(file.getPath(), e);
       }
-      return Metadata.getParquetFileMetadata_v4(table, footer, file, processUserFs, true, false, null, readerConfig);
+      // What Drill's Metadata.getParquetFileMetadata_v4 does with its collector's result.
+      table.getColumnTypeInfoMap().putAll(collected.types());
+      return collected.file();
+    }
+
+    private Collected collect(FileMetadata footer) throws IOException {
+      FileMetadataCollector collector = new FileMetadataCollector(ParquetJavaFooters.of(footer, options, null), file,
+          processUserFs, true, false, null, readerConfig);
+      return new Collected(collector.getFileMetadata(), collector.getColumnTypeInfo());
     }
 
     @Override
@@ -159,6 +215,10 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
       return file.getPath().toString();
     }
   }
+
+  /** Drill's metadata of one file (read-only once made: planning only reads it) and the column types it adds. */
+  private record Collected(Metadata_V4.ParquetFileAndRowCountMetadata file,
+      Map<Metadata_V4.ColumnTypeMetadata_v4.Key, Metadata_V4.ColumnTypeMetadata_v4> types) {}
 
   /**
    * Builds our provider, or Drill's where the table has a metadata cache file (Drill reads that
