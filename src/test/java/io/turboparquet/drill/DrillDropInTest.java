@@ -18,14 +18,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.spi.ToolProvider;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import com.typesafe.config.Config;
@@ -34,21 +32,14 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.junit.jupiter.api.Test;
 
 /**
- * Installs Turbo Parquet the way a Drill user does and queries through it: a Drill home under
- * target/drill-home with {@code jars/} = Drill 1.22's run-time jars as Maven resolves them from
- * drill-home/pom.xml (no test jar, nothing of ours), {@code jars/3rdparty/} = only the plugin jar
- * this build made (target/turbo-parquet-VERSION-drill.jar, built at process-classes so it exists
- * now), {@code conf/} = our conf snippets plus local state under target/. A drillbit starts in a
- * separate JVM from that layout alone (sqlline over {@code jdbc:drill:zk=local}) and runs the
- * queries; the rows through turbo-parquet must equal those of Drill's built-in parquet format, and
- * parquet-java's for the one column that Drill's reader gets wrong.
+ * Installs Turbo Parquet the way a Drill user does and queries through it: a {@link DrillHome} under
+ * target/drill-home (Drill's jars from Maven, only the plugin jar in jars/3rdparty/, our conf
+ * snippets). A drillbit starts in a separate JVM from that layout alone (sqlline over
+ * {@code jdbc:drill:zk=local}) and runs the queries; the rows through turbo-parquet must equal those
+ * of Drill's built-in parquet format, and parquet-java's for the one column that Drill's reader gets
+ * wrong.
  */
 class DrillDropInTest {
-  private static final Path PLUGIN_JAR = Paths.get(System.getProperty("turbo.parquet.plugin.jar",
-      "target/turbo-parquet-drill.jar"));
-  private static final Path HOME = Paths.get(System.getProperty("turbo.parquet.build.dir", "target"), "drill-home");
-  private static final Path HOME_POM = Paths.get(System.getProperty("turbo.parquet.drill.home.pom",
-      "drill-home/pom.xml"));
   /** Every column but l_extendedprice, which Drill 1.22's own reader decodes wrongly (see TurboParquetDrillTest). */
   private static final String COLUMNS = "l_orderkey, l_partkey, l_suppkey, l_linenumber, l_quantity, l_discount, "
       + "l_tax, l_returnflag, l_linestatus, l_shipdate, l_commitdate, l_receiptdate, l_shipinstruct, l_shipmode, "
@@ -57,21 +48,15 @@ class DrillDropInTest {
 
   @Test
   void installedJarQueriesLikeDrillsParquetReader() throws Exception {
-    assertTrue(Files.isRegularFile(PLUGIN_JAR), "plugin jar " + PLUGIN_JAR + " (built at process-classes)");
-    deleteRecursively(HOME);
-    Path jars = Files.createDirectories(HOME.resolve("jars"));
-    Path thirdParty = Files.createDirectories(jars.resolve("3rdparty"));
-    Path conf = Files.createDirectories(HOME.resolve("conf"));
-    Path work = Files.createDirectories(HOME.resolve("work"));
-
-    List<Path> drillJars = drillJars(work);
-    for (Path jar : drillJars) {
+    DrillHome home = DrillHome.assemble("drill-home");
+    Path work = home.work();
+    for (Path jar : home.drillJars()) {
       assertFalse(jar.getFileName().toString().contains("-tests"), "test jar in jars/: " + jar);
-      Files.createSymbolicLink(jars.resolve(jar.getFileName()), jar.toAbsolutePath());
     }
-    Files.copy(PLUGIN_JAR, thirdParty.resolve(PLUGIN_JAR.getFileName()));
-    pluginJarClashesWithNothing(thirdParty.resolve(PLUGIN_JAR.getFileName()), drillJars);
-    writeConf(conf, work);
+    pluginJarClashesWithNothing(home.installedPluginJar(), home.drillJars());
+    // One drillbit in sqlline's JVM: its store on local disk, ports hunted from Drill's defaults.
+    home.appendConf("drill-override.conf", "drill.exec: { port_hunt: true, sys.store.provider.local.path: \""
+        + work.resolve("state/store") + "\" }");
 
     Path data = Files.createDirectories(work.resolve("data"));
     GeneratedFile file = TestFileGenerator.lineitemLike(data, ROWS, CompressionCodecName.ZSTD);
@@ -101,9 +86,9 @@ class DrillDropInTest {
             + data.toAbsolutePath() + "`;");
     List<List<String>> out;
     try {
-      out = runSqlline(conf, jars, work, script);
+      out = runSqlline(home, script);
     } finally {
-      deleteRecursively(Paths.get("/tmp", copy));
+      DrillHome.deleteRecursively(Paths.get("/tmp", copy));
     }
 
     List<String> viaTurbo = out.get(0);
@@ -129,41 +114,6 @@ class DrillDropInTest {
     // Drill drops the whole override file, logging only, if it cannot read it.
     String log = Files.readString(work.resolve("sqlline.err"));
     assertFalse(log.contains("Failures are obtained while loading file"), log);
-  }
-
-  /**
-   * Drill's jars: the run-time classpath of drill-home/pom.xml, resolved by Maven in its own process
-   * (kept beside the home, and resolved again when the pom is newer).
-   */
-  private static List<Path> drillJars(Path work) throws Exception {
-    Path listFile = HOME.resolveSibling("drill-home-classpath.txt");
-    if (!Files.isRegularFile(listFile)
-        || Files.getLastModifiedTime(listFile).compareTo(Files.getLastModifiedTime(HOME_POM)) < 0) {
-      resolve(listFile, work);
-    }
-    List<Path> jars = Arrays.stream(Files.readString(listFile).trim().split(File.pathSeparator))
-        .map(Paths::get).collect(Collectors.toList());
-    assertTrue(jars.size() > 100, "Drill's run-time jars: " + jars.size());
-    assertTrue(jars.stream().anyMatch(j -> j.getFileName().toString().startsWith("drill-java-exec-")), jars.toString());
-    return jars;
-  }
-
-  private static void resolve(Path listFile, Path work) throws Exception {
-    String mavenHome = System.getProperty("maven.home");
-    Path mvn = mavenHome == null ? Paths.get("mvn") : Paths.get(mavenHome, "bin", "mvn");
-    List<String> command = new ArrayList<>(List.of(mvn.toString(), "-B", "-q", "-ntp", "-f",
-        HOME_POM.toAbsolutePath().toString(), "dependency:build-classpath", "-Dmdep.outputFile=" + listFile));
-    if (Boolean.getBoolean("turbo.parquet.maven.offline")) {
-      command.add("-o");
-    }
-    String repo = System.getProperty("turbo.parquet.maven.repo");
-    if (repo != null && !repo.isBlank()) {
-      command.add("-Dmaven.repo.local=" + repo);
-    }
-    Process mavenRun = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(work.resolve("maven.log").toFile()).start();
-    assertTrue(mavenRun.waitFor(5, TimeUnit.MINUTES), "maven timed out resolving " + HOME_POM);
-    assertEquals(0, mavenRun.exitValue(), "maven resolving " + HOME_POM + ": " + Files.readString(work.resolve("maven.log")));
   }
 
   /**
@@ -198,59 +148,24 @@ class DrillDropInTest {
     assertEquals("", missing, "classes the plugin jar uses that neither it nor Drill's jars have (jdeps " + status + ")");
   }
 
-  /** conf/: our two snippets as shipped, plus (appended, so they win) state and ports for a test. */
-  private static void writeConf(Path conf, Path work) throws IOException {
-    Files.copy(Paths.get("conf", "storage-plugins-override.conf"), conf.resolve("storage-plugins-override.conf"));
-    String state = work.resolve("state").toAbsolutePath().toString();
-    String override = Files.readString(Paths.get("conf", "drill-override.conf")) + "\n"
-        + "# Test settings: local state under target/, no Web server, any free ports.\n"
-        + "drill.exec: {\n"
-        + "  http.enabled: false,\n"
-        + "  port_hunt: true,\n"
-        + "  sys.store.provider.local.path: \"" + state + "/store\",\n"
-        + "  udf.directory.root: \"" + state + "/udf\",\n"
-        + "  compile.code_dir: \"" + state + "/codegen\",\n"
-        + "  spill.directories: [\"" + state + "/spill\"],\n"
-        + "  tmp.directories: [\"" + state + "/tmp\"]\n"
-        + "}\n"
-        + "drill.tmp-dir: \"" + state + "/tmp\"\n";
-    Files.writeString(conf.resolve("drill-override.conf"), override);
-    Files.writeString(conf.resolve("logback.xml"), """
-        <configuration>
-          <appender name="STDERR" class="ch.qos.logback.core.ConsoleAppender">
-            <target>System.err</target>
-            <encoder><pattern>%d{HH:mm:ss.SSS} %-5level %logger{36} - %msg%n</pattern></encoder>
-          </appender>
-          <root level="WARN"><appender-ref ref="STDERR"/></root>
-        </configuration>
-        """);
-  }
-
   /** A query whose one-row answer separates the outputs of the script's queries. */
   private static String marker(String name) {
     return "select '#" + name + "' as marker from (values(1));";
   }
 
   /**
-   * Runs the script in sqlline in a new JVM whose classpath is the Drill home's, as Drill's own
-   * scripts build it: conf/, jars/*, jars/3rdparty/*. Returns the output lines after each marker.
+   * Runs the script in sqlline in a new JVM whose classpath is the Drill home's. Returns the output
+   * lines after each marker.
    */
-  private static List<List<String>> runSqlline(Path conf, Path jars, Path work, List<String> script) throws Exception {
+  private static List<List<String>> runSqlline(DrillHome home, List<String> script) throws Exception {
+    Path work = home.work();
     Path sql = work.resolve("queries.sql");
     Files.write(sql, script);
     Path stdout = work.resolve("sqlline.out");
     Path stderr = work.resolve("sqlline.err");
-    String javaBin = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-    String classpath = String.join(File.pathSeparator, conf.toAbsolutePath().toString(),
-        jars.toAbsolutePath() + "/*", jars.resolve("3rdparty").toAbsolutePath() + "/*");
-    List<String> command = new ArrayList<>(List.of(javaBin, "-Xmx1g", "-XX:MaxDirectMemorySize=1g",
-        "-Dio.netty.tryReflectionSetAccessible=true"));
-    for (String module : List.of("java.lang", "java.nio", "sun.nio.ch", "java.util", "java.net")) {
-      command.add("--add-opens=java.base/" + module + "=ALL-UNNAMED");
-    }
-    command.addAll(List.of("-cp", classpath, "sqlline.SqlLine",
-        "-ac", "org.apache.drill.exec.client.DrillSqlLineApplication", "-u", "jdbc:drill:zk=local",
-        "--outputformat=tsv", "--showHeader=false", "--silent=true", "--run=" + sql.toAbsolutePath()));
+    List<String> command = home.javaCommand(List.of("-Xmx1g", "-XX:MaxDirectMemorySize=1g"), "sqlline.SqlLine",
+        List.of("-ac", "org.apache.drill.exec.client.DrillSqlLineApplication", "-u", "jdbc:drill:zk=local",
+            "--outputformat=tsv", "--showHeader=false", "--silent=true", "--run=" + sql.toAbsolutePath()));
     Process drill = new ProcessBuilder(command).directory(work.toFile())
         .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
@@ -258,7 +173,8 @@ class DrillDropInTest {
       drill.destroyForcibly().waitFor();
       fail("sqlline did not finish in 4 minutes; see " + stdout + " and " + stderr);
     }
-    assertEquals(0, drill.exitValue(), "sqlline failed: " + tail(stderr) + "\nstdout: " + tail(stdout));
+    assertEquals(0, drill.exitValue(), "sqlline failed: " + DrillHome.tail(stderr, 40) + "\nstdout: "
+        + DrillHome.tail(stdout, 40));
     List<List<String>> outputs = new ArrayList<>();
     for (String line : Files.readAllLines(stdout, StandardCharsets.UTF_8)) {
       if (line.startsWith("\"#") && line.endsWith("\"")) {
@@ -284,21 +200,5 @@ class DrillDropInTest {
 
   private static String unquote(String tsvValue) {
     return tsvValue.startsWith("\"") && tsvValue.endsWith("\"") ? tsvValue.substring(1, tsvValue.length() - 1) : tsvValue;
-  }
-
-  private static String tail(Path file) throws IOException {
-    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-    return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-  }
-
-  private static void deleteRecursively(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path p : paths.sorted((x, y) -> y.getNameCount() - x.getNameCount()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }

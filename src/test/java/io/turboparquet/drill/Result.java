@@ -16,10 +16,13 @@ import org.apache.drill.test.QueryRowSetIterator;
 record Result(List<String> schema, List<String> rows, List<List<String>> cells) {
 
   static Result of(ClientFixture client, String sql) throws Exception {
+    return of(client.queryBuilder().sql(sql).rowSetIterator());
+  }
+
+  static Result of(QueryRowSetIterator batches) {
     List<String> schema = null;
     List<String> rows = new ArrayList<>();
     List<List<String>> cells = new ArrayList<>();
-    QueryRowSetIterator batches = client.queryBuilder().sql(sql).rowSetIterator();
     for (DirectRowSet batch : batches) {
       try {
         List<String> batchSchema = new ArrayList<>();

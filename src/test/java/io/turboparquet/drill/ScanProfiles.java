@@ -16,7 +16,7 @@ import org.apache.drill.test.QueryBuilder.QuerySummary;
 
 /**
  * The operators of one type in a finished query's profile, read from the drillbit's completed
- * profile store (written synchronously when {@code exec.query_profile.debug_mode} is on).
+ * profile store (written synchronously when {@code exec.query_profile.debug_mode} is on) or given.
  */
 final class ScanProfiles {
   private ScanProfiles() {
@@ -39,6 +39,12 @@ final class ScanProfiles {
     if (profile == null) {
       throw new AssertionError("no profile for " + summary.queryIdString());
     }
+    return of(profile, operatorType);
+  }
+
+  static List<Operator> of(QueryProfile profile, String operatorType) {
+    // Our metric names enter Drill's registry when a plugin is created; the profile may come from another JVM.
+    ScanMetric.registerNames(TurboParquetRowGroupScan.OPERATOR_TYPE);
     String[] names = OperatorMetricRegistry.getMetricNames(operatorType);
     List<Operator> out = new ArrayList<>();
     for (MajorFragmentProfile major : profile.getFragmentProfileList()) {

@@ -24,7 +24,8 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
- * Three drillbits: Drill splits a table's row groups between them, each reads its share with
+ * Three drillbits in this JVM (Drill's test cluster; ClusterDropInTest runs drillbits as JVMs of
+ * their own): Drill splits a table's row groups between them, each reads its share with
  * turbo-parquet, and the rows are those of Drill's built-in reader. Also a directory whose files
  * have different schemas, which Drill's reader answers with nulls for the columns a file lacks.
  */
