@@ -42,6 +42,8 @@ import org.slf4j.LoggerFactory;
  * no column (count(*)) gets row counts only.
  */
 final class TurboParquetRecordReader extends AbstractRecordReader {
+  /** Drill's reader's stand-in column for a scan that projects nothing (ParquetRecordReader's name). */
+  private static final List<SchemaPath> NO_COLUMN = List.of(SchemaPath.getSimplePath("_DEFAULT_COL_TO_READ_"));
   private static final Logger logger = LoggerFactory.getLogger(TurboParquetRecordReader.class);
 
   private final Path path;
@@ -102,7 +104,7 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     boolean int96 = options.getBoolean(ExecConstants.PARQUET_READER_INT96_AS_TIMESTAMP);
     try {
       complex = ComplexRowGroupReader.open(options, path, metadata, rowGroupIndex, rowsToRead,
-          new ArrayList<>(getColumns()), isStarQuery());
+          isSkipQuery() ? List.of() : new ArrayList<>(getColumns()), isStarQuery());
       if (complex != null) {
         RowGroupMeta rowGroup = rowGroupIndex < 0 ? null : metadata.rowGroups().get(rowGroupIndex);
         complex.setup(output, records -> {
@@ -146,12 +148,26 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     }
   }
 
-  /** The flat leaves this reader reads, in projection order (none for count(*)). */
+  /**
+   * A scan that projects nothing (count(*), also once Drill has dropped a filter every row group
+   * matches) reads no column: as Drill's reader does, it stands in a column no file has, which
+   * becomes the batch's one (null) vector, so that Drill sees a schema. Drill's default here would
+   * be the star, every column.
+   */
+  @Override
+  protected List<SchemaPath> getDefaultColumnsToRead() {
+    return NO_COLUMN;
+  }
+
+  /** The flat leaves this reader reads, in projection order (none for a scan that projects nothing). */
   private List<ColumnDescriptor> flatColumns() {
     List<ColumnDescriptor> chosen = new ArrayList<>();
+    if (isSkipQuery()) {
+      return chosen;
+    }
     if (isStarQuery()) {
       chosen.addAll(metadata.schema().columns());
-    } else if (!isSkipQuery()) {
+    } else {
       for (SchemaPath column : getColumns()) {
         ColumnDescriptor c = resolve(column);
         if (c != null && !chosen.contains(c)) {
@@ -162,10 +178,13 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     return chosen;
   }
 
-  /** Projected columns the file lacks. */
+  /** Projected columns the file lacks (for a scan that projects nothing, its stand-in). */
   private List<SchemaPath> missingColumns() {
     List<SchemaPath> out = new ArrayList<>();
-    if (!isStarQuery() && !isSkipQuery()) {
+    if (isSkipQuery()) {
+      return NO_COLUMN;
+    }
+    if (!isStarQuery()) {
       for (SchemaPath column : getColumns()) {
         if (resolve(column) == null) {
           out.add(column);

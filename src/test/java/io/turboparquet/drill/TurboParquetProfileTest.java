@@ -337,6 +337,29 @@ public class TurboParquetProfileTest extends ClusterTest {
     assertEquals(0L, (long) planned.get("ROWGROUPS_PRUNED"));
   }
 
+  /**
+   * A filter that every row group's statistics satisfy is dropped by Drill's planner, and the scan
+   * then projects nothing: Drill hands the reader a skip query with the star as its columns. Such a
+   * scan must read no column data, flat or nested, and still count every row.
+   */
+  @Test
+  public void countWithAFilterEveryRowMatchesReadsNoColumnData() throws Exception {
+    String nested = "nested/" + TestFileGenerator.nested(Files.createDirectories(data.resolve("nested")),
+        CompressionCodecName.SNAPPY, false, true, false, 30_000, 7).path().getFileName();
+    for (String[] c : new String[][] {{table, "l_orderkey"}, {nested, "id"}}) {
+      String sql = "select count(*) as n from %s where " + c[1] + " > -1";
+      assertTrue("the planner dropped the filter and projects nothing",
+          client.queryBuilder().sql(String.format(sql, turbo(c[0]))).explainText().contains("columns=[]"));
+      Map<String, Long> ours = scanMetrics(String.format(sql, turbo(c[0])));
+      long rows = rows(data.resolve(c[0]));
+      assertEquals(rows, (long) ours.get("NUM_ROWS"));
+      assertEquals(c[0] + ": " + ours, 0L, (long) ours.get("TOTAL_READ_BYTES"));
+      assertEquals(c[0] + ": " + ours, 0L, (long) ours.get("NUM_DATA_PAGES_DECODED"));
+      assertEquals(Result.of(client, String.format(sql, builtIn(c[0]))), Result.of(client, String.format(sql, turbo(c[0]))));
+      assertEquals(rows, client.queryBuilder().sql(String.format(sql, turbo(c[0]))).singletonLong());
+    }
+  }
+
   @Test
   public void cancelledQueryStopsItsScanAndFreesItsBuffers() throws Exception {
     // Small batches so that the scan is still running when the first one arrives and we cancel.
@@ -423,6 +446,14 @@ public class TurboParquetProfileTest extends ClusterTest {
     assertEquals(sql, 1, scans.size());
     lastScan = scans.get(0);
     return lastScan.metrics();
+  }
+
+  /** parquet-java's row count of a file. */
+  private static long rows(Path file) throws Exception {
+    try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(
+        new org.apache.hadoop.fs.Path(file.toUri()), new org.apache.hadoop.conf.Configuration()))) {
+      return r.getRecordCount();
+    }
   }
 
   /** parquet-java's count of data pages of the given leaf columns over the whole file. */
