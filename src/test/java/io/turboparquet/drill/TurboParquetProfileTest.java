@@ -33,6 +33,7 @@ import org.apache.parquet.column.page.DataPage;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.hadoop.ParquetWriter;
@@ -357,6 +358,32 @@ public class TurboParquetProfileTest extends ClusterTest {
       assertEquals(c[0] + ": " + ours, 0L, (long) ours.get("NUM_DATA_PAGES_DECODED"));
       assertEquals(Result.of(client, String.format(sql, builtIn(c[0]))), Result.of(client, String.format(sql, turbo(c[0]))));
       assertEquals(rows, client.queryBuilder().sql(String.format(sql, turbo(c[0]))).singletonLong());
+    }
+  }
+
+  /** A LIMIT reads no more than the first row group's projected column chunks, and the built-in's rows. */
+  @Test
+  public void limitReadsOnlyTheFirstRowGroupsProjectedChunks() throws Exception {
+    GeneratedFile many = TestFileGenerator.lineitemLike(Files.createDirectories(data.resolve("many")), 100_000,
+        CompressionCodecName.SNAPPY, 1 << 20);
+    String t = "many/" + many.path().getFileName();
+    List<BlockMetaData> rowGroups;
+    try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(
+        new org.apache.hadoop.fs.Path(many.path().toUri()), new org.apache.hadoop.conf.Configuration()))) {
+      rowGroups = r.getFooter().getBlocks();
+    }
+    assertTrue("row groups: " + rowGroups.size(), rowGroups.size() > 5);
+    for (List<String> columns : List.of(List.<String>of(), List.of("l_orderkey", "l_comment"))) {
+      String projection = columns.isEmpty() ? "*" : String.join(", ", columns);
+      String sql = "select " + projection + " from %s limit 10";
+      Map<String, Long> ours = scanMetrics(String.format(sql, turbo(t)));
+      long firstChunks = rowGroups.get(0).getColumns().stream()
+          .filter(c -> columns.isEmpty() || columns.contains(c.getPath().toDotString()))
+          .mapToLong(c -> c.getTotalSize()).sum();
+      assertTrue(projection + ": read " + ours.get("TOTAL_READ_BYTES") + " > " + firstChunks,
+          ours.get("TOTAL_READ_BYTES") <= firstChunks);
+      assertEquals(projection, 1L, (long) ours.get("NUM_ROWGROUPS"));
+      assertEquals(Result.of(client, String.format(sql, builtIn(t))), Result.of(client, String.format(sql, turbo(t))));
     }
   }
 
