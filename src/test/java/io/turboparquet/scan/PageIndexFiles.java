@@ -24,7 +24,7 @@ import org.apache.parquet.schema.MessageTypeParser;
  * all-null stretches (null pages), NaN in a double column, long strings whose index bounds are
  * truncated, decimals and dates; several row groups.
  */
-final class PageIndexFiles {
+public final class PageIndexFiles {
   static final MessageType SCHEMA = MessageTypeParser.parseMessageType("message t {"
       + " required int64 key;" // ascending
       + " required int32 down;" // descending
@@ -40,6 +40,11 @@ final class PageIndexFiles {
   static final String[] MODES = {"AIR", "FOB", "MAIL", "RAIL", "REG AIR", "SHIP", "TRUCK"};
 
   private PageIndexFiles() {}
+
+  /** {@code OUT ROWS PAGE_ROWS}: writes {@link #writeSorted} (bench/page-index.sh). */
+  public static void main(String[] args) throws IOException {
+    writeSorted(Path.of(args[0]), Integer.parseInt(args[1]), Integer.parseInt(args[2]));
+  }
 
   /** {@code rows} rows; v2 pages and no dictionary when {@code v2}. */
   static void write(Path file, int rows, boolean v2, long seed) throws IOException {
@@ -108,7 +113,7 @@ final class PageIndexFiles {
   }
 
   /** 2M-row style table for the benchmark: sorted int64 key and a few other columns (see docs/benchmarks.md). */
-  static void writeSorted(Path file, int rows, int pageRows) throws IOException {
+  public static void writeSorted(Path file, int rows, int pageRows) throws IOException {
     MessageType schema = MessageTypeParser.parseMessageType("message t { required int64 key; required int32 qty;"
         + " required double price; required binary comment (STRING); required int32 day (DATE); }");
     SimpleGroupFactory groups = new SimpleGroupFactory(schema);
