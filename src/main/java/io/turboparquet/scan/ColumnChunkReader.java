@@ -573,6 +573,11 @@ final class ColumnChunkReader implements AutoCloseable {
         pageOffset = p.offset();
         PageHeaderInfo h = p.header();
         long firstRow = p.firstRow() >= 0 ? p.firstRow() : pageEndRow;
+        if (skipBefore < 0 && maxRep == 0 && h.isDataPage() && firstRow != pageEndRow) {
+          // Within a range of rows the pages must follow on: a gap would shift every later row.
+          throw location.corruption(pageOffset, "the page starts at row " + firstRow + " where row " + pageEndRow
+              + " comes next", null);
+        }
         if (skipBefore >= 0 && h.isDataPage() && firstRow + h.numValues() <= skipBefore) {
           pageEndRow = firstRow + h.numValues(); // flat: one value entry per row
           continue;
