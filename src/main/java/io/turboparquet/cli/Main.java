@@ -1,5 +1,6 @@
 package io.turboparquet.cli;
 
+import io.turboparquet.filter.Predicate;
 import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
@@ -35,6 +36,7 @@ public final class Main {
   private static final String USAGE = String.join("\n",
       "usage: turbo-parquet meta FILE [--columns a,b] [--repeat N] [--json]",
       "       turbo-parquet scan FILE [--columns a,b] [--threads N] [--repeat N] [--json] [--floor] [scan flags]",
+      "                          [--filter \"l_shipdate >= DATE '1995-01-01' AND l_partkey IN (1, 2)\"] [--no-page-index]",
       "       turbo-parquet digest FILE [--columns a,b] [scan flags]",
       "       turbo-parquet fuzz [--seconds N] [--seed S] [--cases N] [--out DIR] [--corpus DIR,DIR] [--timeout MS]",
       "                          [--in-process]",
@@ -71,7 +73,7 @@ public final class Main {
   }
 
   static int run(String[] argv, PrintStream out) throws IOException {
-    Args args = new Args(argv, Set.of("json", "verify-checksums", "floor", "in-process"));
+    Args args = new Args(argv, Set.of("json", "verify-checksums", "floor", "in-process", "no-page-index"));
     List<String> words = args.positional();
     if (words.size() == 1 && words.get(0).equals("fuzz")) {
       return fuzz(args, out);
@@ -153,6 +155,16 @@ public final class Main {
     List<String> columns = args.columns();
     boolean floor = args.bool("floor", false);
     ScanOptions options = scanOptions(args);
+    String filterText = args.string("filter", null);
+    Predicate filter;
+    try {
+      filter = filterText == null ? null : Predicate.parse(filterText);
+    } catch (IllegalArgumentException e) {
+      throw new Args.UsageException(e.getMessage());
+    }
+    if (floor && filter != null) {
+      throw new Args.UsageException("--floor reads whole chunks; it takes no --filter");
+    }
     args.rejectUnknown();
     Path path = toPath(file);
     FileSystem fs = fileSystem(path, args);
@@ -172,7 +184,8 @@ public final class Main {
           FileMetadata meta = ParquetFileScanner.readMetadata(context, path);
           rows = FloorScan.run(fs, path, meta, meta.schema().project(columns), options, buffers, metrics);
         } else {
-          try (ParquetFileScanner scanner = ParquetFileScanner.open(context, path, columns)) {
+          FileMetadata meta = ParquetFileScanner.readMetadata(context, path);
+          try (ParquetFileScanner scanner = ParquetFileScanner.open(context, path, meta, columns, filter)) {
             Batch b;
             while ((b = scanner.next()) != null) {
               rows += b.rows();
@@ -275,7 +288,8 @@ public final class Main {
         .parallelDecode(args.bool("parallel-decode", threads > 1))
         .bufferedReads(args.bool("buffered", true))
         .readAheadHint(args.bool("read-ahead", false))
-        .verifyChecksums(args.bool("verify-checksums", false));
+        .verifyChecksums(args.bool("verify-checksums", false))
+        .pageIndexSkipping(!args.bool("no-page-index", false));
     ScanOptions d = ScanOptions.defaults();
     b.coalescedReads(args.bool("coalesce", d.coalescedReads()))
         .coalesceGap(args.longValue("coalesce-gap", d.coalesceGap()))

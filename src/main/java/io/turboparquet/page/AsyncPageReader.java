@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link #close()} stops the task and releases every page still queued.
  */
 public final class AsyncPageReader implements PageSource {
-  private final PageReader reader;
+  private final PageSource reader;
   private final ExecutorService scanPool;
   private final ArrayBlockingQueue<ReadStatus> queue;
   private final int depth;
@@ -31,7 +31,7 @@ public final class AsyncPageReader implements PageSource {
   /** Claimed by the task when it starts, or by close() to stop a task that has not started. */
   private AtomicBoolean claim;
 
-  public AsyncPageReader(PageReader reader, ExecutorService scanPool, int queueDepth, PrefetchBudget budget) {
+  public AsyncPageReader(PageSource reader, ExecutorService scanPool, int queueDepth, PrefetchBudget budget) {
     if (queueDepth < 1) {
       throw new IllegalArgumentException("queue depth must be at least 1: " + queueDepth);
     }

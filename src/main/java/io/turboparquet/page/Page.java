@@ -8,8 +8,13 @@ import io.turboparquet.format.PageHeaderInfo;
  * holder owns {@code body} and must {@link #release()} it.
  *
  * @param offset file offset of the page header
+ * @param firstRow the row of the row group the page starts at, when an offset index says so; else -1
  */
-public record Page(PageHeaderInfo header, ByteBuf body, long offset) {
+public record Page(PageHeaderInfo header, ByteBuf body, long offset, long firstRow) {
+  public Page(PageHeaderInfo header, ByteBuf body, long offset) {
+    this(header, body, offset, -1);
+  }
+
   public void release() {
     if (body.refCnt() > 0) {
       body.release();

@@ -40,7 +40,8 @@ final class ColumnChunkReader implements AutoCloseable {
   private final ChunkLocation location;
   private final ColumnDescriptor column;
   private final PageSource pages;
-  private final ChunkInput input;
+  /** Where the pages come from (several segments when page-index skipping leaves gaps), for their read counters. */
+  private final java.util.List<ChunkInput> inputs;
   private final PageDecompressor decompressor;
   private final BufferSource source;
   private final ScanMetrics metrics;
@@ -92,8 +93,13 @@ final class ColumnChunkReader implements AutoCloseable {
   private int pageStartCount;
   private long pageSerial;
   private long pageDefinedSerial = -1;
+  /** Row of the row group the next batch starts at, unless the scanner asks for a later one. */
+  private long rowPosition;
+  /** Flat columns: the row of the current page's first entry, and the row after its last. */
+  private long pageFirstRow;
+  private long pageEndRow;
 
-  ColumnChunkReader(ChunkLocation location, PageSource pages, ChunkInput input, BufferSource source,
+  ColumnChunkReader(ChunkLocation location, PageSource pages, java.util.List<ChunkInput> inputs, BufferSource source,
       ScanOptions options, ScanMetrics metrics) {
     this.location = location;
     this.column = location.chunk().column();
@@ -102,7 +108,7 @@ final class ColumnChunkReader implements AutoCloseable {
           + " is nested more than 255 levels deep");
     }
     this.pages = pages;
-    this.input = input;
+    this.inputs = inputs;
     this.decompressor = new PageDecompressor(location, source, options.verifyChecksums(), options.maxPageBytes());
     this.source = source;
     this.metrics = metrics;
@@ -119,22 +125,29 @@ final class ColumnChunkReader implements AutoCloseable {
   }
 
   /**
-   * Decodes the next {@code rows} rows: fewer at the end of the chunk, or when the values of a
-   * variable-width or nested column would pass {@code byteLimit} bytes (never fewer than one record).
-   * Rows carried over from the last batch come first. The result stays valid until the next call.
+   * Decodes the next {@code rows} rows from row {@code firstRow} of the row group on: fewer at the
+   * end of the chunk, or when the values of a variable-width or nested column would pass
+   * {@code byteLimit} bytes (never fewer than one record). Rows carried over from the last batch
+   * come first. A {@code firstRow} past where the last batch ended skips the rows between (flat
+   * columns, with nothing carried over: page-index skipping). The result stays valid until the
+   * next call.
    */
-  ColumnBatch readBatch(int rows, long byteLimit) throws IOException {
+  ColumnBatch readBatch(long firstRow, int rows, long byteLimit) throws IOException {
     long t0 = System.nanoTime();
     long waitBefore = waitNanos;
     long decompressBefore = decompressNanos;
     try {
       this.byteLimit = byteLimit;
+      if (firstRow != rowPosition) {
+        seekRow(firstRow);
+      }
       sink.reset();
       if (maxRep == 0) {
         readFlat(rows);
       } else {
         readNested(rows);
       }
+      rowPosition = firstRow + batch.rowCount();
       return batch;
     } catch (UnsupportedOperationException e) {
       throw e;
@@ -144,6 +157,43 @@ final class ColumnChunkReader implements AutoCloseable {
       long spent = System.nanoTime() - t0 - (waitNanos - waitBefore) - (decompressNanos - decompressBefore);
       decodeNanos += spent;
     }
+  }
+
+  /**
+   * Moves a flat column to row {@code target}: values within the current page are skipped by the
+   * decoder; pages that end before it are passed over undecoded (their header's value count is
+   * their row count in a flat column).
+   */
+  private void seekRow(long target) throws IOException {
+    if (maxRep > 0 || carryRows > 0 || target < rowPosition) {
+      throw new IllegalStateException(location.describe() + ": cannot move from row " + rowPosition + " to row "
+          + target + (carryRows > 0 ? " with rows carried over" : "") + (maxRep > 0 ? " in a nested column" : ""));
+    }
+    while (!(entryIndex < pageEntries && target < pageEndRow)) {
+      if (!nextDataPage(target)) {
+        throw location.corruption(pageOffset, "the column chunk ends before row " + target, null);
+      }
+      if (pageFirstRow > target) {
+        throw location.corruption(pageOffset, "the page starts at row " + pageFirstRow + ", past row " + target
+            + " the scan wants", null);
+      }
+    }
+    int k = (int) (target - (pageFirstRow + entryIndex));
+    if (k > 0) {
+      int defined = k;
+      if (maxDef > 0) {
+        defined = 0;
+        byte[] d = defs;
+        for (int i = entryIndex; i < entryIndex + k; i++) {
+          defined += (d[i] & 0xFF) == maxDef ? 1 : 0;
+        }
+      }
+      if (defined > 0) {
+        decoder.skip(defined);
+      }
+      entryIndex += k;
+    }
+    rowPosition = target;
   }
 
   private void readFlat(int rows) throws IOException {
@@ -447,6 +497,7 @@ final class ColumnChunkReader implements AutoCloseable {
     carry.appendFrom(sink, valuesKept, sink.position());
     sink.truncate(valuesKept);
     carryRows = total - rows;
+    rowPosition -= carryRows;
     carryEntries = batch.entryCount() - entriesKept;
     carryNonNull = batch.nonNullCount() - nonNullKept;
     batch.set(rows, entriesKept, nonNullKept, batch.validity(), batch.repetitionLevels(),
@@ -505,6 +556,11 @@ final class ColumnChunkReader implements AutoCloseable {
 
   /** Moves to the next data page, loading any dictionary page on the way; false at the chunk's end. */
   private boolean nextDataPage() throws IOException {
+    return nextDataPage(-1);
+  }
+
+  /** {@link #nextDataPage()}, passing over undecoded the pages of a flat column that end by row {@code skipBefore}. */
+  private boolean nextDataPage(long skipBefore) throws IOException {
     releasePage();
     while (true) {
       long t0 = System.nanoTime();
@@ -516,6 +572,16 @@ final class ColumnChunkReader implements AutoCloseable {
       try {
         pageOffset = p.offset();
         PageHeaderInfo h = p.header();
+        long firstRow = p.firstRow() >= 0 ? p.firstRow() : pageEndRow;
+        if (skipBefore < 0 && maxRep == 0 && h.isDataPage() && firstRow != pageEndRow) {
+          // Within a range of rows the pages must follow on: a gap would shift every later row.
+          throw location.corruption(pageOffset, "the page starts at row " + firstRow + " where row " + pageEndRow
+              + " comes next", null);
+        }
+        if (skipBefore >= 0 && h.isDataPage() && firstRow + h.numValues() <= skipBefore) {
+          pageEndRow = firstRow + h.numValues(); // flat: one value entry per row
+          continue;
+        }
         long d0 = System.nanoTime();
         ByteBuf bytes = decompressor.decompress(p);
         decompressNanos += System.nanoTime() - d0;
@@ -532,6 +598,8 @@ final class ColumnChunkReader implements AutoCloseable {
         pageSerial++;
         page = bytes;
         startDataPage(h);
+        pageFirstRow = firstRow;
+        pageEndRow = firstRow + pageEntries;
         if (pageEntries > 0) {
           return true;
         }
@@ -740,7 +808,9 @@ final class ColumnChunkReader implements AutoCloseable {
       metrics.addPageReaderWait(waitNanos);
       metrics.addDecompress(decompressNanos, bytesDecompressed);
       metrics.addDecode(decodeNanos);
-      metrics.addDiskRead(input.readNanos(), input.bytesRead(), input.readCalls());
+      for (ChunkInput input : inputs) {
+        metrics.addDiskRead(input.readNanos(), input.bytesRead(), input.readCalls());
+      }
     }
   }
 }

@@ -1,5 +1,7 @@
 package io.turboparquet.scan;
 
+import io.turboparquet.filter.Filter;
+import io.turboparquet.filter.Predicate;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterReader;
@@ -10,12 +12,22 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 
-/** Scans a whole file over a projection: its row groups in order, batch by batch. */
+/**
+ * Scans a whole file over a projection: its row groups in order, batch by batch. With a filter
+ * (and {@link ScanOptions#pageIndexSkipping()} on), each row group's page index first narrows the
+ * rows to those that may match ({@link PageSelection}): row groups without such rows are not read,
+ * and only their pages are read of the others. Batches then hold a superset of the matching rows;
+ * evaluating the filter on them is the caller's job.
+ */
 public final class ParquetFileScanner implements AutoCloseable {
   private final ScanContext context;
   private final Path path;
   private final FileMetadata metadata;
   private final List<ColumnDescriptor> projection;
+  private final Filter filter;
+  /** Each row group's page selection once planned (null entries: read whole). */
+  private final PageSelection[] selections;
+  private final boolean[] planned;
   private int nextRowGroup;
   private RowGroupScanner current;
   /**
@@ -27,25 +39,39 @@ public final class ParquetFileScanner implements AutoCloseable {
   /** The next row groups' reads, in order, started while the current one decodes. */
   private final ArrayDeque<RowGroupFetch> pending = new ArrayDeque<>();
 
-  private ParquetFileScanner(ScanContext context, Path path, FileMetadata metadata, List<String> columns) {
+  private ParquetFileScanner(ScanContext context, Path path, FileMetadata metadata, List<String> columns,
+      Predicate predicate) {
     this.context = context;
     this.path = path;
     this.metadata = metadata;
     try {
       this.projection = metadata.schema().project(columns);
+      this.filter = predicate == null ? null : Filter.bind(predicate, metadata.schema());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("[" + metadata.file() + "] " + e.getMessage(), e);
     }
+    this.selections = new PageSelection[metadata.rowGroups().size()];
+    this.planned = new boolean[selections.length];
   }
 
   /** Opens {@code path}, reads its footer and prepares to scan {@code columns} (null: all). */
   public static ParquetFileScanner open(ScanContext context, Path path, List<String> columns) throws IOException {
-    return new ParquetFileScanner(context, path, readMetadata(context, path), columns);
+    return new ParquetFileScanner(context, path, readMetadata(context, path), columns, null);
   }
 
   /** Scans a file whose footer the caller already has. */
   public static ParquetFileScanner open(ScanContext context, Path path, FileMetadata metadata, List<String> columns) {
-    return new ParquetFileScanner(context, path, metadata, columns);
+    return new ParquetFileScanner(context, path, metadata, columns, null);
+  }
+
+  /**
+   * Scans the rows of a file that may match {@code filter} (null: all rows), by page-index
+   * skipping; a superset of the matching rows. IllegalArgumentException when the filter names a
+   * column the file lacks or a literal does not fit its column.
+   */
+  public static ParquetFileScanner open(ScanContext context, Path path, FileMetadata metadata, List<String> columns,
+      Predicate filter) {
+    return new ParquetFileScanner(context, path, metadata, columns, filter);
   }
 
   public static FileMetadata readMetadata(ScanContext context, Path path) throws IOException {
@@ -85,11 +111,17 @@ public final class ParquetFileScanner implements AutoCloseable {
           context.metrics().addRowGroup(metadata.rowGroups().get(index).numRows());
           continue;
         }
+        PageSelection selection = selection(index);
+        if (selection != null && selection.rows().isEmpty()) {
+          // prefetching stopped before it (see prefetch): nothing was read of it
+          context.metrics().addRowGroup(metadata.rowGroups().get(index).numRows());
+          continue;
+        }
         RowGroupFetch fetch = takePending(index);
         if (fetch == null) {
-          fetch = RowGroupScanner.startFetch(context, metadata, path, index, projection, 0);
+          fetch = RowGroupScanner.startFetch(context, metadata, path, index, projection, 0, selection);
         }
-        current = new RowGroupScanner(context, metadata, path, index, projection, fetch);
+        current = new RowGroupScanner(context, metadata, path, index, projection, fetch, selection);
         context.metrics().addRowGroup(current.rowGroup().numRows());
         prefetch(index + 1);
       }
@@ -118,7 +150,7 @@ public final class ParquetFileScanner implements AutoCloseable {
    * decodes: only with coalesced async reads, at most {@link #PREFETCH_DEPTH} ahead, and only
    * while the current and the prefetched row groups' bytes fit the memory budget together.
    */
-  private void prefetch(int first) {
+  private void prefetch(int first) throws IOException {
     ScanOptions options = context.options();
     if (!options.prefetchRowGroups() || !options.asyncPageReads() || context.scanPool() == null
         || current.fetchedBytes() == 0) {
@@ -132,7 +164,11 @@ public final class ParquetFileScanner implements AutoCloseable {
     }
     while (pending.size() < PREFETCH_DEPTH && next < metadata.rowGroups().size()
         && metadata.rowGroups().get(next).numRows() > 0) {
-      RowGroupFetch fetch = RowGroupScanner.startFetch(context, metadata, path, next, projection, held);
+      PageSelection selection = selection(next);
+      if (selection != null && selection.rows().isEmpty()) {
+        return; // read nothing of it; prefetching goes on after it
+      }
+      RowGroupFetch fetch = RowGroupScanner.startFetch(context, metadata, path, next, projection, held, selection);
       if (fetch == null) {
         return;
       }
@@ -141,6 +177,18 @@ public final class ParquetFileScanner implements AutoCloseable {
       held += fetch.bytes();
       next++;
     }
+  }
+
+  /** The page selection of row group {@code index}, planned once (its page index is read then). */
+  private PageSelection selection(int index) throws IOException {
+    if (filter == null) {
+      return null;
+    }
+    if (!planned[index]) {
+      selections[index] = PageSelection.plan(context, metadata, path, index, projection, filter);
+      planned[index] = true;
+    }
+    return selections[index];
   }
 
   private void closePending() {

@@ -10,6 +10,7 @@ import io.turboparquet.io.FetchedChunkInput;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.RangeReads;
 import io.turboparquet.io.ReadPlanner;
+import io.turboparquet.page.IndexedPageReader;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
@@ -32,7 +33,8 @@ import org.apache.hadoop.fs.StreamCapabilities;
  * limits each connection is read over several); on the calling thread when the scan is
  * synchronous. A column's {@link #input(int)} waits only for the range holding its chunk.
  * Nothing outside the projected chunks is read, except gaps of at most
- * {@link ScanOptions#coalesceGap()} bytes between them.
+ * {@link ScanOptions#coalesceGap()} bytes between them. With a {@link PageSelection}, only its
+ * segments of each chunk are read (page-index skipping).
  */
 final class RowGroupFetch implements AutoCloseable {
   private final ScanContext context;
@@ -42,7 +44,11 @@ final class RowGroupFetch implements AutoCloseable {
   private final List<ColumnDescriptor> projection;
   private final long[] starts;
   private final long[] lengths;
-  private final int[] rangeOf; // projection index -> range index
+  /** Segments read: file ranges [segStarts[s], segEnds[s]) of projection column segColumn[s], in column order. */
+  private final long[] segStarts;
+  private final long[] segEnds;
+  private final int[] firstSegment; // projection index -> its first segment; n -> segment count
+  private final int[] rangeOf; // segment index -> range index
   private final long[] rangeStarts;
   private final List<ByteBuf> buffers = new ArrayList<>();
   private final List<List<Part>> parts = new ArrayList<>();
@@ -156,7 +162,7 @@ final class RowGroupFetch implements AutoCloseable {
   }
 
   private RowGroupFetch(ScanContext context, FileMetadata meta, Path path, int rowGroup,
-      List<ColumnDescriptor> projection) {
+      List<ColumnDescriptor> projection, PageSelection selection) {
     this.context = context;
     this.meta = meta;
     this.path = path;
@@ -175,10 +181,38 @@ final class RowGroupFetch implements AutoCloseable {
       ends[i] = Math.min(meta.fileLength(), starts[i] + Math.max(0, lengths[i]));
       sum += ends[i] - starts[i];
     }
+    firstSegment = new int[n + 1];
+    long[] segS = starts;
+    long[] segE = ends;
+    if (selection != null) {
+      int count = 0;
+      for (int i = 0; i < n; i++) {
+        firstSegment[i] = count;
+        count += selection.segments(i).length / 2;
+      }
+      firstSegment[n] = count;
+      segS = new long[count];
+      segE = new long[count];
+      sum = 0;
+      for (int i = 0; i < n; i++) {
+        long[] seg = selection.segments(i);
+        for (int k = 0; k < seg.length / 2; k++) {
+          segS[firstSegment[i] + k] = seg[2 * k];
+          segE[firstSegment[i] + k] = seg[2 * k + 1];
+          sum += seg[2 * k + 1] - seg[2 * k];
+        }
+      }
+    } else {
+      for (int i = 0; i <= n; i++) {
+        firstSegment[i] = i;
+      }
+    }
+    segStarts = segS;
+    segEnds = segE;
     bytes = sum;
-    rangeOf = new int[n];
+    rangeOf = new int[segS.length];
     ScanOptions options = context.options();
-    List<ReadPlanner.Range> plan = ReadPlanner.coalesce(starts, ends, options.coalesceGap(),
+    List<ReadPlanner.Range> plan = ReadPlanner.coalesce(segS, segE, options.coalesceGap(),
         options.coalesceMaxSize());
     rangeStarts = plan.stream().mapToLong(ReadPlanner.Range::start).toArray();
     try {
@@ -206,8 +240,8 @@ final class RowGroupFetch implements AutoCloseable {
    * asynchronously, else right here. The caller closes the fetch.
    */
   static RowGroupFetch start(ScanContext context, FileMetadata meta, Path path, int rowGroup,
-      List<ColumnDescriptor> projection) {
-    RowGroupFetch fetch = new RowGroupFetch(context, meta, path, rowGroup, projection);
+      List<ColumnDescriptor> projection, PageSelection selection) {
+    RowGroupFetch fetch = new RowGroupFetch(context, meta, path, rowGroup, projection, selection);
     fetch.issue();
     return fetch;
   }
@@ -329,13 +363,32 @@ final class RowGroupFetch implements AutoCloseable {
 
   /** The chunk of projection column {@code i}, served from memory once its range is read. The caller closes it. */
   ChunkInput input(int i) {
-    int r = rangeOf[i];
+    return input(i, firstSegment[i], starts[i], lengths[i]);
+  }
+
+  /** The segments of projection column {@code i} (a page selection's byte ranges), each served from memory. */
+  List<IndexedPageReader.Segment> segments(int i) {
+    List<IndexedPageReader.Segment> out = new ArrayList<>();
+    try {
+      for (int s = firstSegment[i]; s < firstSegment[i + 1]; s++) {
+        out.add(new IndexedPageReader.Segment(segStarts[s], segEnds[s],
+            input(i, s, segStarts[s], segEnds[s] - segStarts[s])));
+      }
+    } catch (RuntimeException e) {
+      out.forEach(seg -> seg.input().close());
+      throw e;
+    }
+    return out;
+  }
+
+  private ChunkInput input(int i, int segment, long start, long length) {
+    int r = rangeOf[segment];
     ByteBuf range = buffers.get(r);
-    int at = (int) (starts[i] - rangeStarts[r]);
+    int at = (int) (start - rangeStarts[r]);
     ByteBuf slice = range.retainedSlice(at, range.capacity() - at);
     List<Part> rangeParts = parts.get(r);
     ColumnDescriptor column = projection.get(i);
-    return new FetchedChunkInput(meta.file(), meta.fileLength(), slice, starts[i], lengths[i], () -> {
+    return new FetchedChunkInput(meta.file(), meta.fileLength(), slice, start, length, () -> {
       for (Part p : rangeParts) {
         p.await();
         p.check(column);

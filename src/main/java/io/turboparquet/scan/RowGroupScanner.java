@@ -3,12 +3,15 @@ package io.turboparquet.scan;
 import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
+import io.turboparquet.filter.RowRanges;
+import io.turboparquet.format.OffsetIndex;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.io.ChunkInput;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.page.AsyncPageReader;
 import io.turboparquet.page.ChunkLocation;
+import io.turboparquet.page.IndexedPageReader;
 import io.turboparquet.page.PageReader;
 import io.turboparquet.page.PageSource;
 import io.turboparquet.page.PrefetchBudget;
@@ -34,6 +37,10 @@ import org.apache.hadoop.fs.Path;
  * has the fewest rows any column returned; the columns that read further keep their extra rows
  * for the next batch ({@link ColumnChunkReader#keep}), so a projection without variable-width or
  * nested columns pays nothing.
+ *
+ * <p>With a {@link PageSelection} (page-index skipping), batches cover only its row ranges, each
+ * batch within one range ({@link Batch#firstRow} is its first row in the row group); each column
+ * reads only its selected pages ({@link IndexedPageReader}) and skips to every range's first row.
  */
 public final class RowGroupScanner implements AutoCloseable {
   private final ScanContext context;
@@ -46,7 +53,12 @@ public final class RowGroupScanner implements AutoCloseable {
   private final int[] largestFirst;
   /** Rows per batch: the batch size, lowered so that the widest flat fixed-width column fits the byte limit. */
   private final int batchRows;
+  /** The row after the last batch's rows. */
   private long rowsDone;
+  /** The rows to return: all, or a page selection's. */
+  private final RowRanges ranges;
+  private int rangeIndex;
+  private final boolean filtered;
   /** The next batch's tasks, submitted by {@link #decodeAhead}; null when none are. */
   private List<DecodeTask> pending;
   private boolean checkedEnd;
@@ -57,16 +69,23 @@ public final class RowGroupScanner implements AutoCloseable {
     this(context, meta, path, rowGroupIndex, projection, startFetch(context, meta, path, rowGroupIndex, projection));
   }
 
+  RowGroupScanner(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
+      List<ColumnDescriptor> projection, RowGroupFetch fetch) throws IOException {
+    this(context, meta, path, rowGroupIndex, projection, fetch, null);
+  }
+
   /**
    * Scans a row group over the reads of {@code fetch} (started earlier, e.g. while the previous row
    * group decoded), or chunk by chunk when it is null. Takes ownership of the fetch.
    */
   RowGroupScanner(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
-      List<ColumnDescriptor> projection, RowGroupFetch fetch) throws IOException {
+      List<ColumnDescriptor> projection, RowGroupFetch fetch, PageSelection selection) throws IOException {
     this.context = context;
     this.file = meta.file();
     this.rowGroup = meta.rowGroups().get(rowGroupIndex);
     this.fetch = fetch;
+    this.filtered = selection != null;
+    this.ranges = selection == null ? RowRanges.all(rowGroup.numRows()) : selection.rows();
     ScanOptions options = context.options();
     int bufferSize = options.bufferSizeFor(projection.size());
     PrefetchBudget prefetch = new PrefetchBudget(options.prefetchBudget());
@@ -74,23 +93,35 @@ public final class RowGroupScanner implements AutoCloseable {
       for (int i = 0; i < projection.size(); i++) {
         ColumnChunkMeta chunk = rowGroup.column(projection.get(i).index());
         ChunkLocation location = new ChunkLocation(file, rowGroupIndex, chunk);
-        ChunkInput input;
+        List<ChunkInput> inputs;
         PageSource pages;
+        OffsetIndex index = selection == null ? null : selection.offsetIndex(i);
         if (fetch != null) {
           // Pages come from memory: slices of the fetched range, no read-ahead task needed.
-          input = fetch.input(i);
-          pages = new PageReader(input, location);
+          if (index != null) {
+            List<IndexedPageReader.Segment> segments = fetch.segments(i);
+            inputs = segments.stream().map(IndexedPageReader.Segment::input).toList();
+            pages = new IndexedPageReader(location, segments, index, selection.selectedPages(i), rowGroup.numRows());
+          } else {
+            ChunkInput input = fetch.input(i);
+            inputs = List.of(input);
+            pages = new PageReader(input, location);
+          }
         } else {
           FSDataInputStream in = FileOpener.open(context.fileSystem(), path, meta.fileLength(),
               options.readAheadHint(), chunk.startOffset(), chunk.totalCompressedSize());
           streams.add(in);
-          input = options.openChunk(in, meta, chunk, bufferSize, context.buffers());
-          PageReader pageReader = new PageReader(input, location);
+          ChunkInput input = options.openChunk(in, meta, chunk, bufferSize, context.buffers());
+          inputs = List.of(input);
+          PageSource pageReader = index == null ? new PageReader(input, location)
+              : new IndexedPageReader(location, List.of(new IndexedPageReader.Segment(chunk.startOffset(),
+                  chunk.startOffset() + chunk.totalCompressedSize(), input)), index, selection.selectedPages(i),
+                  rowGroup.numRows()); // one stream over the chunk, skipping forward over unselected pages
           pages = options.asyncPageReads()
               ? new AsyncPageReader(pageReader, context.scanPool(), options.queueDepth(), prefetch)
               : pageReader;
         }
-        readers.add(new ColumnChunkReader(location, pages, input, context.buffers(), options,
+        readers.add(new ColumnChunkReader(location, pages, inputs, context.buffers(), options,
             context.metrics()));
       }
     } catch (IOException | RuntimeException e) {
@@ -118,15 +149,21 @@ public final class RowGroupScanner implements AutoCloseable {
    */
   static RowGroupFetch startFetch(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
       List<ColumnDescriptor> projection, long alsoHeld) {
+    return startFetch(context, meta, path, rowGroupIndex, projection, alsoHeld, null);
+  }
+
+  /** {@link #startFetch(ScanContext, FileMetadata, Path, int, List, long)} of a page selection's bytes only. */
+  static RowGroupFetch startFetch(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
+      List<ColumnDescriptor> projection, long alsoHeld, PageSelection selection) {
     ScanOptions options = context.options();
     if (!options.coalescedReads() || projection.isEmpty()) {
       return null;
     }
-    long bytes = RowGroupFetch.projectedBytes(meta, rowGroupIndex, projection);
+    long bytes = selection != null ? selection.bytes() : RowGroupFetch.projectedBytes(meta, rowGroupIndex, projection);
     if (bytes + alsoHeld > options.memoryBudget() || bytes > Integer.MAX_VALUE) {
       return null;
     }
-    return RowGroupFetch.start(context, meta, path, rowGroupIndex, projection);
+    return RowGroupFetch.start(context, meta, path, rowGroupIndex, projection, selection);
   }
 
   private static RowGroupFetch startFetch(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
@@ -159,9 +196,9 @@ public final class RowGroupScanner implements AutoCloseable {
 
   /** The next batch, or null when the row group is done. Invalidates the previous batch. */
   public Batch next() throws IOException {
-    long remaining = rowGroup.numRows() - rowsDone;
-    if (remaining <= 0) {
-      if (!checkedEnd) { // once the last batch is done with: no column may hold values past the rows
+    long start = nextStart();
+    if (start < 0) {
+      if (!checkedEnd && !filtered) { // once the last batch is done with: no column may hold values past the rows
         checkedEnd = true;
         for (ColumnChunkReader r : readers) {
           r.checkExhausted();
@@ -169,6 +206,7 @@ public final class RowGroupScanner implements AutoCloseable {
       }
       return null;
     }
+    long remaining = ranges.to(rangeIndex) - start;
     int rows = (int) Math.min(batchRows, remaining);
     List<ColumnBatch> columns;
     if (pending != null) {
@@ -176,7 +214,7 @@ public final class RowGroupScanner implements AutoCloseable {
       pending = null;
       columns = finish(tasks);
     } else {
-      columns = parallel() ? finish(submit(rows)) : readSerial(rows);
+      columns = parallel() ? finish(submit(start, rows)) : readSerial(start, rows);
     }
     int asked = rows;
     for (ColumnBatch c : columns) {
@@ -187,14 +225,22 @@ public final class RowGroupScanner implements AutoCloseable {
       // A chunk that ends early shows as 0 rows here, at the latest one batch later.
       ParquetCorruptionException.validate(c.rowCount() > 0, file,
           "row group %d column %s: has %d rows at row %d where the row group promises %d more (batch of %d)",
-          rowGroup.index(), c.column().dottedPath(), c.rowCount(), rowsDone, remaining, asked);
+          rowGroup.index(), c.column().dottedPath(), c.rowCount(), start, remaining, asked);
       if (c.rowCount() > rows) {
         readers.get(i).keep(rows);
       }
     }
-    Batch batch = new Batch(rowGroup.index(), rowsDone, rows, columns);
-    rowsDone += rows;
+    Batch batch = new Batch(rowGroup.index(), start, rows, columns);
+    rowsDone = start + rows;
     return batch;
+  }
+
+  /** The first row of the next batch, or -1 when no rows are left. */
+  private long nextStart() {
+    while (rangeIndex < ranges.count() && ranges.to(rangeIndex) <= rowsDone) {
+      rangeIndex++;
+    }
+    return rangeIndex == ranges.count() ? -1 : Math.max(rowsDone, ranges.from(rangeIndex));
   }
 
   /**
@@ -203,9 +249,12 @@ public final class RowGroupScanner implements AutoCloseable {
    * its columns' buffers are decoded into again.
    */
   public void decodeAhead() {
-    long remaining = rowGroup.numRows() - rowsDone;
-    if (pending == null && remaining > 0 && context.options().decodeAhead() && parallel()) {
-      pending = submit((int) Math.min(batchRows, remaining));
+    if (pending != null || !context.options().decodeAhead() || !parallel()) {
+      return;
+    }
+    long start = nextStart();
+    if (start >= 0) {
+      pending = submit(start, (int) Math.min(batchRows, ranges.to(rangeIndex) - start));
     }
   }
 
@@ -213,20 +262,20 @@ public final class RowGroupScanner implements AutoCloseable {
     return context.options().parallelDecode() && readers.size() > 1;
   }
 
-  private List<ColumnBatch> readSerial(int rows) throws IOException {
+  private List<ColumnBatch> readSerial(long start, int rows) throws IOException {
     List<ColumnBatch> out = new ArrayList<>(readers.size());
     for (ColumnChunkReader r : readers) {
-      out.add(r.readBatch(rows, context.options().batchBytes()));
+      out.add(r.readBatch(start, rows, context.options().batchBytes()));
     }
     return out;
   }
 
   /** Every column's decode of a batch as its own task, queued on the decode pool largest column first. */
-  private List<DecodeTask> submit(int rows) {
+  private List<DecodeTask> submit(long start, int rows) {
     List<DecodeTask> tasks = new ArrayList<>(readers.size());
     long byteLimit = context.options().batchBytes();
     for (ColumnChunkReader r : readers) {
-      tasks.add(new DecodeTask(() -> r.readBatch(rows, byteLimit)));
+      tasks.add(new DecodeTask(() -> r.readBatch(start, rows, byteLimit)));
     }
     for (int i : largestFirst) {
       context.decodePool().execute(tasks.get(i));

@@ -23,6 +23,11 @@ public final class ScanMetrics {
   private final LongAdder fetchWaitNanos = new LongAdder();
   private final LongAdder coalescedRanges = new LongAdder();
   private final LongAdder prefetchedRowGroups = new LongAdder();
+  private final LongAdder pagesSkipped = new LongAdder();
+  private final LongAdder rowsSkipped = new LongAdder();
+  private final LongAdder bytesSkipped = new LongAdder();
+  private final LongAdder pageIndexBytes = new LongAdder();
+  private final LongAdder pageIndexFallbacks = new LongAdder();
 
   public void addPageReaderWait(long nanos) {
     pageReaderWaitNanos.add(nanos);
@@ -69,6 +74,46 @@ public final class ScanMetrics {
   /** A row group whose reads started while the previous one was still being decoded. */
   public void addPrefetchedRowGroup() {
     prefetchedRowGroups.increment();
+  }
+
+  /**
+   * Page-index skipping planned for a row group: data pages of projected columns not read, rows
+   * not returned, and stored bytes of projected chunks not read.
+   */
+  public void addPageIndexSkip(long pages, long rows, long bytes) {
+    pagesSkipped.add(pages);
+    rowsSkipped.add(rows);
+    bytesSkipped.add(bytes);
+  }
+
+  /** Bytes of column and offset indexes read to plan skipping (also counted in bytes read). */
+  public void addPageIndexRead(long bytes) {
+    pageIndexBytes.add(bytes);
+  }
+
+  /** A row group the filter could have skipped pages of, read whole because a projected column is nested. */
+  public void addPageIndexFallback() {
+    pageIndexFallbacks.increment();
+  }
+
+  public long pagesSkipped() {
+    return pagesSkipped.sum();
+  }
+
+  public long rowsSkipped() {
+    return rowsSkipped.sum();
+  }
+
+  public long bytesSkipped() {
+    return bytesSkipped.sum();
+  }
+
+  public long pageIndexBytes() {
+    return pageIndexBytes.sum();
+  }
+
+  public long pageIndexFallbacks() {
+    return pageIndexFallbacks.sum();
   }
 
   public long fetchWaitNanos() {
@@ -154,6 +199,11 @@ public final class ScanMetrics {
     m.put("fetch_wait_ms", fetchWaitNanos() / 1_000_000);
     m.put("coalesced_ranges", coalescedRanges());
     m.put("prefetched_row_groups", prefetchedRowGroups());
+    m.put("pages_skipped", pagesSkipped());
+    m.put("rows_skipped", rowsSkipped());
+    m.put("bytes_skipped", bytesSkipped());
+    m.put("page_index_bytes", pageIndexBytes());
+    m.put("page_index_fallbacks", pageIndexFallbacks());
     return m;
   }
 }

@@ -47,6 +47,8 @@ import org.apache.hadoop.fs.FSDataInputStream;
  *     column, value slots of a fixed-width one): a batch ends early, at a record boundary, when the
  *     next records would pass it, and every column of the batch then holds that many rows; a single
  *     record larger than this still makes a batch of one record, up to the hard 2 GiB cap
+ * @param pageIndexSkipping when the scan has a filter, read only the pages the page index says may
+ *     hold matching rows (and return only their rows); off: the filter is ignored by the reader
  */
 public record ScanOptions(
     int scanThreads,
@@ -67,7 +69,8 @@ public record ScanOptions(
     boolean decodeAhead,
     int maxPageBytes,
     int maxPageEntries,
-    long batchBytes) {
+    long batchBytes,
+    boolean pageIndexSkipping) {
 
   /** The smallest read buffer the memory budget shrinks a column's buffer to. */
   public static final int MIN_BUFFER_SIZE = 4 * 1024;
@@ -98,7 +101,17 @@ public record ScanOptions(
         parallelDecode, batchSize, memoryBudget, verifyChecksums, Builder.DEFAULT_COALESCED_READS,
         Builder.DEFAULT_COALESCE_GAP, Builder.DEFAULT_COALESCE_MAX_SIZE, Builder.DEFAULT_PREFETCH_ROW_GROUPS,
         Builder.DEFAULT_DECODE_AHEAD, Builder.DEFAULT_MAX_PAGE_BYTES,
-        Builder.DEFAULT_MAX_PAGE_ENTRIES, Builder.DEFAULT_BATCH_BYTES);
+        Builder.DEFAULT_MAX_PAGE_ENTRIES, Builder.DEFAULT_BATCH_BYTES, Builder.DEFAULT_PAGE_INDEX_SKIPPING);
+  }
+
+  /** The options as they were before page-index skipping existed; it takes its default (on). */
+  public ScanOptions(int scanThreads, int decodeThreads, boolean asyncPageReads, boolean bufferedReads,
+      int bufferSize, boolean readAheadHint, int queueDepth, boolean parallelDecode, int batchSize,
+      long memoryBudget, boolean verifyChecksums, boolean coalescedReads, long coalesceGap, int coalesceMaxSize,
+      boolean prefetchRowGroups, boolean decodeAhead, int maxPageBytes, int maxPageEntries, long batchBytes) {
+    this(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint, queueDepth,
+        parallelDecode, batchSize, memoryBudget, verifyChecksums, coalescedReads, coalesceGap, coalesceMaxSize,
+        prefetchRowGroups, decodeAhead, maxPageBytes, maxPageEntries, batchBytes, Builder.DEFAULT_PAGE_INDEX_SKIPPING);
   }
 
   private static void require(boolean condition, String message) {
@@ -123,7 +136,7 @@ public record ScanOptions(
         .verifyChecksums(verifyChecksums).coalescedReads(coalescedReads).coalesceGap(coalesceGap)
         .coalesceMaxSize(coalesceMaxSize).prefetchRowGroups(prefetchRowGroups).decodeAhead(decodeAhead)
         .maxPageBytes(maxPageBytes).maxPageEntries(maxPageEntries)
-        .batchBytes(batchBytes);
+        .batchBytes(batchBytes).pageIndexSkipping(pageIndexSkipping);
   }
 
   /**
@@ -163,6 +176,7 @@ public record ScanOptions(
     static final int DEFAULT_COALESCE_MAX_SIZE = 1 << 20;
     static final boolean DEFAULT_PREFETCH_ROW_GROUPS = true;
     static final boolean DEFAULT_DECODE_AHEAD = false;
+    static final boolean DEFAULT_PAGE_INDEX_SKIPPING = true;
     /** What one buffer can hold: the format's own limit. */
     static final int DEFAULT_MAX_PAGE_BYTES = Integer.MAX_VALUE - 16;
     /** 2^26: old writers made one all-null page of a whole row group, up to 64 Mi rows (pyarrow's old default). */
@@ -185,6 +199,7 @@ public record ScanOptions(
     private int coalesceMaxSize = DEFAULT_COALESCE_MAX_SIZE;
     private boolean prefetchRowGroups = DEFAULT_PREFETCH_ROW_GROUPS;
     private boolean decodeAhead = DEFAULT_DECODE_AHEAD;
+    private boolean pageIndexSkipping = DEFAULT_PAGE_INDEX_SKIPPING;
     private int maxPageBytes = DEFAULT_MAX_PAGE_BYTES;
     private int maxPageEntries = DEFAULT_MAX_PAGE_ENTRIES;
     private long batchBytes = DEFAULT_BATCH_BYTES;
@@ -284,10 +299,16 @@ public record ScanOptions(
       return this;
     }
 
+    public Builder pageIndexSkipping(boolean v) {
+      pageIndexSkipping = v;
+      return this;
+    }
+
     public ScanOptions build() {
       return new ScanOptions(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint,
           queueDepth, parallelDecode, batchSize, memoryBudget, verifyChecksums, coalescedReads, coalesceGap,
-          coalesceMaxSize, prefetchRowGroups, decodeAhead, maxPageBytes, maxPageEntries, batchBytes);
+          coalesceMaxSize, prefetchRowGroups, decodeAhead, maxPageBytes, maxPageEntries, batchBytes,
+          pageIndexSkipping);
     }
   }
 }

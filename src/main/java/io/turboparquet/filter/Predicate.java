@@ -1,0 +1,103 @@
+package io.turboparquet.filter;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * A row filter over columns named by dotted path, as parsed ({@link FilterParser}), not yet bound
+ * to a file's schema ({@link Filter#bind}). A value that is null never compares true.
+ */
+public sealed interface Predicate {
+  enum Op {
+    EQ("="), NE("<>"), LT("<"), LE("<="), GT(">"), GE(">=");
+
+    private final String symbol;
+
+    Op(String symbol) {
+      this.symbol = symbol;
+    }
+
+    @Override
+    public String toString() {
+      return symbol;
+    }
+  }
+
+  /** {@code column op value}. */
+  record Compare(String column, Op op, Literal value) implements Predicate {
+    @Override
+    public String toString() {
+      return column + " " + op + " " + value;
+    }
+  }
+
+  /** {@code column IN (values)}. */
+  record In(String column, List<Literal> values) implements Predicate {
+    public In {
+      values = List.copyOf(values);
+    }
+
+    @Override
+    public String toString() {
+      return column + " IN (" + values.stream().map(Literal::toString).collect(Collectors.joining(", ")) + ")";
+    }
+  }
+
+  /** {@code column IS NULL}, or {@code IS NOT NULL} when negated. */
+  record IsNull(String column, boolean negated) implements Predicate {
+    @Override
+    public String toString() {
+      return column + (negated ? " IS NOT NULL" : " IS NULL");
+    }
+  }
+
+  record And(List<Predicate> terms) implements Predicate {
+    public And {
+      terms = List.copyOf(terms);
+    }
+
+    @Override
+    public String toString() {
+      return terms.stream().map(t -> t instanceof Or ? "(" + t + ")" : t.toString()).collect(Collectors.joining(" AND "));
+    }
+  }
+
+  record Or(List<Predicate> terms) implements Predicate {
+    public Or {
+      terms = List.copyOf(terms);
+    }
+
+    @Override
+    public String toString() {
+      return terms.stream().map(t -> t instanceof And ? "(" + t + ")" : t.toString()).collect(Collectors.joining(" OR "));
+    }
+  }
+
+  /** Parses the SQL-like text form; see {@link FilterParser}. */
+  static Predicate parse(String text) {
+    return FilterParser.parse(text);
+  }
+
+  /** The columns this predicate names, in order of appearance. */
+  default Set<String> columns() {
+    Set<String> out = new LinkedHashSet<>();
+    collect(this, out);
+    return out;
+  }
+
+  private static void collect(Predicate p, Set<String> out) {
+    if (p instanceof Compare c) {
+      out.add(c.column());
+    } else if (p instanceof In i) {
+      out.add(i.column());
+    } else if (p instanceof IsNull n) {
+      out.add(n.column());
+    } else if (p instanceof And a) {
+      a.terms().forEach(t -> collect(t, out));
+    } else if (p instanceof Or o) {
+      o.terms().forEach(t -> collect(t, out));
+    }
+  }
+}

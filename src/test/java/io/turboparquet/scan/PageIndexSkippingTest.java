@@ -1,0 +1,439 @@
+package io.turboparquet.scan;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turboparquet.decode.ValueSink;
+import io.turboparquet.filter.Literal;
+import io.turboparquet.filter.Predicate;
+import io.turboparquet.filter.Predicate.Op;
+import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.io.TrackingBufferSource;
+import io.turboparquet.testing.CorpusFiles;
+import io.turboparquet.testing.FooterRewrite;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.apache.parquet.format.ColumnChunk;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Page-index skipping against the same scan without it: for many random filters on generated and
+ * corpus files, the rows returned include every row the filter matches (evaluated here on the full
+ * scan's values) and each returned row holds exactly the full scan's values at that row; the
+ * skipping metrics agree with the rows returned; a selective filter on a sorted column reads fewer
+ * pages and bytes; and indexes that are absent or wrong change nothing but what is skipped.
+ */
+class PageIndexSkippingTest {
+  @TempDir
+  static Path dir;
+  static Path v1;
+  static Path v2;
+  static ScanHarness harness;
+
+  @BeforeAll
+  static void write() throws IOException {
+    v1 = dir.resolve("v1.parquet");
+    v2 = dir.resolve("v2.parquet");
+    PageIndexFiles.write(v1, 40_000, false, 1);
+    PageIndexFiles.write(v2, 30_000, true, 2);
+    harness = new ScanHarness();
+  }
+
+  @AfterAll
+  static void close() {
+    harness.close();
+  }
+
+  /** The option sets a filter is checked under: coalesced async (prefetch, decode ahead), streams sync, streams async. */
+  static final List<ScanOptions> MODES = List.of(
+      ScanOptions.builder().decodeAhead(true).batchSize(1000).build(),
+      ScanOptions.builder().coalescedReads(false).asyncPageReads(false).parallelDecode(false).batchSize(777).build(),
+      ScanOptions.builder().coalescedReads(false).batchBytes(3000).build());
+
+  /** One scan's rows by (row group, row), each a list of the projected columns' raw values (null: null). */
+  record Rows(Map<Long, List<byte[]>> rows, List<ColumnDescriptor> columns, ScanMetrics metrics, long fileRows) {}
+
+  static Rows scan(Path file, Predicate filter, ScanOptions options) throws IOException {
+    TrackingBufferSource buffers = new TrackingBufferSource();
+    ScanMetrics metrics = new ScanMetrics();
+    ScanContext context = harness.context(options, buffers, metrics);
+    org.apache.hadoop.fs.Path path = ScanHarness.hadoopPath(file);
+    FileMetadata meta = ParquetFileScanner.readMetadata(context, path);
+    Map<Long, List<byte[]>> rows = new LinkedHashMap<>();
+    List<ColumnDescriptor> columns;
+    try (ParquetFileScanner s = ParquetFileScanner.open(context, path, meta, null, filter)) {
+      columns = s.projection();
+      Batch b;
+      while ((b = s.next()) != null) {
+        for (int r = 0; r < b.rows(); r++) {
+          List<byte[]> row = new ArrayList<>();
+          for (ColumnBatch c : b.columns()) {
+            row.add(value(c, r));
+          }
+          long key = ((long) b.rowGroup() << 40) + b.firstRow() + r;
+          assertTrue(rows.put(key, row) == null, "row " + key + " returned twice");
+        }
+        s.decodeAhead();
+      }
+    }
+    assertEquals(0, buffers.outstanding(), "buffers leaked");
+    return new Rows(rows, columns, metrics, meta.numRows());
+  }
+
+  static byte[] value(ColumnBatch c, int row) {
+    if (c.validity() != null && c.validity().getByte(row) == 0) {
+      return null;
+    }
+    ValueSink v = c.values();
+    if (v.isVariableWidth()) {
+      int from = v.offsets().getIntLE(4 * row);
+      int to = v.offsets().getIntLE(4 * row + 4);
+      byte[] out = new byte[to - from];
+      v.values().getBytes(from, out);
+      return out;
+    }
+    byte[] out = new byte[v.width()];
+    v.values().getBytes(row * v.width(), out);
+    return out;
+  }
+
+  /**
+   * Checks one filter: returned rows include every matching row and equal the full scan's rows;
+   * the metrics count the rows left out. Returns the filtered scan.
+   */
+  static Rows check(Path file, Rows full, Predicate filter, ScanOptions options) throws IOException {
+    Rows got = scan(file, filter, options);
+    String what = file.getFileName() + " " + filter + " " + options;
+    for (Map.Entry<Long, List<byte[]>> e : got.rows.entrySet()) {
+      List<byte[]> expected = full.rows.get(e.getKey());
+      assertTrue(expected != null, what + ": returned a row the file lacks: " + e.getKey());
+      for (int c = 0; c < expected.size(); c++) {
+        assertArrayEquals(expected.get(c), e.getValue().get(c), what + ": row " + e.getKey() + " column "
+            + full.columns.get(c).dottedPath());
+      }
+    }
+    for (Map.Entry<Long, List<byte[]>> e : full.rows.entrySet()) {
+      if (Oracle.matches(filter, full.columns, e.getValue())) {
+        assertTrue(got.rows.containsKey(e.getKey()), what + ": matching row " + e.getKey() + " was skipped");
+      }
+    }
+    assertEquals(full.rows.size() - got.rows.size(), got.metrics.rowsSkipped(), what + ": rows_skipped");
+    return got;
+  }
+
+  @Test
+  void randomFiltersOnGeneratedFiles() throws IOException {
+    long skipping = 0;
+    for (Path file : List.of(v1, v2)) {
+      Rows full = scan(file, null, ScanOptions.defaults());
+      assertEquals(full.fileRows, full.rows.size());
+      SplittableRandom random = new SplittableRandom(file.hashCode());
+      for (int i = 0; i < 70; i++) {
+        Predicate p = Oracle.randomPredicate(random, full, 1 + random.nextInt(3));
+        Rows got = check(file, full, p, MODES.get(i % MODES.size()));
+        skipping += got.metrics.pagesSkipped() > 0 ? 1 : 0;
+      }
+    }
+    assertTrue(skipping > 20, "only " + skipping + " of 140 random filters skipped a page");
+  }
+
+  @Test
+  void selectiveFilterOnSortedColumnSkipsPages() throws IOException {
+    Rows full = scan(v1, null, ScanOptions.defaults());
+    for (ScanOptions options : MODES) {
+      Rows got = check(v1, full, Predicate.parse("key >= 60000 AND key < 60300"), options);
+      assertTrue(got.metrics.pagesSkipped() > 100, "pages skipped: " + got.metrics.pagesSkipped());
+      assertTrue(got.rows.size() < full.rows.size() / 20, "rows returned: " + got.rows.size());
+      if (options.coalescedReads()) { // streams may read skipped bytes into their buffer
+        assertTrue(got.metrics.bytesRead() < full.metrics.bytesRead() / 4,
+            "bytes read " + got.metrics.bytesRead() + " of " + full.metrics.bytesRead());
+      }
+      assertTrue(got.metrics.bytesSkipped() > 0);
+      assertTrue(got.metrics.dataPages() < full.metrics.dataPages() / 4);
+    }
+  }
+
+  @Test
+  void switchedOffOrNothingToSkipReadsEverything() throws IOException {
+    Rows full = scan(v1, null, ScanOptions.defaults());
+    Rows off = scan(v1, Predicate.parse("key = 3"), ScanOptions.builder().pageIndexSkipping(false).build());
+    assertEquals(full.rows.size(), off.rows.size());
+    assertEquals(0, off.metrics.pagesSkipped());
+    assertEquals(0, off.metrics.pageIndexBytes());
+    Rows none = check(v1, full, Predicate.parse("key < 0"), ScanOptions.defaults());
+    assertEquals(0, none.rows.size());
+    assertEquals(full.rows.size(), none.metrics.rowsSkipped());
+    // Drill's descending column: a range at the end of the row order
+    check(v1, full, Predicate.parse("down < -70000"), ScanOptions.defaults());
+  }
+
+  /** A double column with NaN: > and <> are never decided on it, and NaN pages are never skipped. */
+  @Test
+  void nanNeverHidesRows() throws IOException {
+    Rows full = scan(v1, null, ScanOptions.defaults());
+    for (String f : List.of("d > 990", "d >= 999", "d <> 1", "d < -990", "d = 0.5", "d IS NULL", "f > 49.9",
+        "f < -49.9")) {
+      check(v1, full, Predicate.parse(f), ScanOptions.defaults());
+    }
+  }
+
+  /** Page indexes removed from the footer, or pointing at the wrong bytes: same rows as without skipping. */
+  @Test
+  void missingOrBrokenIndexesFallBack() throws IOException {
+    byte[] bytes = Files.readAllBytes(v1);
+    Path none = dir.resolve("no-index.parquet");
+    Files.write(none, FooterRewrite.editFooter(bytes, f -> f.getRow_groups().forEach(rg -> {
+      for (ColumnChunk c : rg.getColumns()) {
+        c.unsetOffset_index_offset();
+        c.unsetOffset_index_length();
+        c.unsetColumn_index_offset();
+        c.unsetColumn_index_length();
+      }
+    })));
+    Rows full = scan(none, null, ScanOptions.defaults());
+    Rows got = check(none, full, Predicate.parse("key >= 60000 AND key < 60300"), ScanOptions.defaults());
+    assertEquals(0, got.metrics.pagesSkipped());
+    assertEquals(full.rows.size(), got.rows.size());
+
+    // One projected column without its offset index: its rows are skipped after decoding, the others' pages unread.
+    Path oneLess = dir.resolve("one-less.parquet");
+    Files.write(oneLess, FooterRewrite.editFooter(bytes, f -> f.getRow_groups().forEach(rg -> {
+      rg.getColumns().get(5).unsetOffset_index_offset();
+      rg.getColumns().get(5).unsetOffset_index_length();
+    })));
+    for (ScanOptions options : MODES) {
+      got = check(oneLess, full, Predicate.parse("key >= 60000 AND key < 60300"), options);
+      assertTrue(got.metrics.pagesSkipped() > 50);
+    }
+
+    // Offset indexes that point at column indexes (they decode as garbage or not at all), and column
+    // indexes that point at offset indexes: never a crash, never a wrong row.
+    Path swapped = dir.resolve("swapped.parquet");
+    Files.write(swapped, FooterRewrite.editFooter(bytes, f -> f.getRow_groups().forEach(rg -> {
+      for (ColumnChunk c : rg.getColumns()) {
+        long o = c.getOffset_index_offset();
+        int ol = c.getOffset_index_length();
+        c.setOffset_index_offset(c.getColumn_index_offset());
+        c.setOffset_index_length(c.getColumn_index_length());
+        c.setColumn_index_offset(o);
+        c.setColumn_index_length(ol);
+      }
+    })));
+    for (String f : List.of("key >= 60000 AND key < 60300", "small IS NULL", "mode IN ('AIR', 'RAIL')")) {
+      check(swapped, full, Predicate.parse(f), ScanOptions.defaults());
+    }
+
+    // An offset index whose pages are shifted by a byte: the page checks refuse it by name, or the
+    // plan's checks set it aside; a clean error or the right rows, never wrong rows.
+    Path shifted = dir.resolve("shifted.parquet");
+    Files.write(shifted, FooterRewrite.editFooter(bytes, f -> f.getRow_groups().forEach(rg -> {
+      for (ColumnChunk c : rg.getColumns()) {
+        c.setOffset_index_length(c.getOffset_index_length() - 1);
+      }
+    })));
+    check(shifted, full, Predicate.parse("key >= 60000 AND key < 60300"), ScanOptions.defaults());
+  }
+
+  /** parquet-testing files that carry page indexes: the same properties for random filters. */
+  @Test
+  void corpusFilesWithPageIndexes() throws IOException {
+    int checked = 0;
+    for (String name : List.of("alltypes_tiny_pages.parquet", "alltypes_tiny_pages_plain.parquet",
+        "data_index_bloom_encoding_stats.parquet", "datapage_v1-snappy-compressed-checksum.parquet",
+        "datapage_v1-uncompressed-checksum.parquet", "datapage_v2.snappy.parquet", "alltypes_plain.parquet",
+        "byte_array_decimal.parquet", "int32_decimal.parquet", "fixed_length_decimal.parquet")) {
+      Path file = CorpusFiles.file(name);
+      if (!Files.exists(file)) {
+        continue;
+      }
+      Rows full = scan(file, null, ScanOptions.defaults());
+      if (full.columns.stream().anyMatch(c -> !c.isFlat())) {
+        continue;
+      }
+      SplittableRandom random = new SplittableRandom(name.hashCode());
+      for (int i = 0; i < 25; i++) {
+        check(file, full, Oracle.randomPredicate(random, full, 1 + random.nextInt(2)), MODES.get(i % MODES.size()));
+      }
+      checked++;
+    }
+    assertTrue(checked >= 5, "corpus files checked: " + checked);
+  }
+
+  /** Evaluates filters on raw values, independently of the page-index code, and makes random ones. */
+  static final class Oracle {
+    private Oracle() {}
+
+    static boolean matches(Predicate p, List<ColumnDescriptor> columns, List<byte[]> row) {
+      if (p instanceof Predicate.And a) {
+        return a.terms().stream().allMatch(t -> matches(t, columns, row));
+      }
+      if (p instanceof Predicate.Or o) {
+        return o.terms().stream().anyMatch(t -> matches(t, columns, row));
+      }
+      String name = p instanceof Predicate.Compare c ? c.column()
+          : p instanceof Predicate.In in ? in.column() : ((Predicate.IsNull) p).column();
+      int i = 0;
+      while (!columns.get(i).dottedPath().equals(name)) {
+        i++;
+      }
+      ColumnDescriptor column = columns.get(i);
+      byte[] raw = row.get(i);
+      if (p instanceof Predicate.IsNull n) {
+        return (raw == null) != n.negated();
+      }
+      if (raw == null) {
+        return false;
+      }
+      if (p instanceof Predicate.In in) {
+        return in.values().stream().anyMatch(l -> compare(column, raw, Op.EQ, l));
+      }
+      Predicate.Compare c = (Predicate.Compare) p;
+      return compare(column, raw, c.op(), c.value());
+    }
+
+    /** NaN counts as matching >, >= and <> (engines that order NaN last) and nothing else. */
+    private static boolean compare(ColumnDescriptor column, byte[] raw, Op op, Literal literal) {
+      ByteBuffer le = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
+      String logical = column.logicalType() == null ? "" : column.logicalType();
+      int cmp;
+      switch (column.physicalType()) {
+        case FLOAT, DOUBLE -> {
+          double v = column.physicalType().name().equals("FLOAT") ? le.getFloat() : le.getDouble();
+          if (Double.isNaN(v)) {
+            return op == Op.GT || op == Op.GE || op == Op.NE;
+          }
+          double l = Double.parseDouble(literal.text());
+          cmp = v < l ? -1 : v > l ? 1 : 0;
+        }
+        case INT32, INT64, BOOLEAN -> {
+          long v = column.physicalType().name().equals("INT32") ? le.getInt()
+              : column.physicalType().name().equals("INT64") ? le.getLong() : raw[0];
+          BigDecimal value = logical.startsWith("DECIMAL") ? BigDecimal.valueOf(v, scale(logical)) : BigDecimal.valueOf(v);
+          BigDecimal l = logical.equals("DATE") ? BigDecimal.valueOf(LocalDate.parse(literal.text()).toEpochDay())
+              : literal.kind() == Literal.Kind.BOOLEAN ? BigDecimal.valueOf(literal.text().equals("true") ? 1 : 0)
+              : new BigDecimal(literal.text());
+          cmp = value.compareTo(l);
+        }
+        default -> {
+          if (logical.startsWith("DECIMAL")) {
+            cmp = new BigDecimal(new BigInteger(raw), scale(logical)).compareTo(new BigDecimal(literal.text()));
+          } else {
+            cmp = Arrays.compareUnsigned(raw, literal.text().getBytes(StandardCharsets.UTF_8));
+          }
+        }
+      }
+      return switch (op) {
+        case EQ -> cmp == 0;
+        case NE -> cmp != 0;
+        case LT -> cmp < 0;
+        case LE -> cmp <= 0;
+        case GT -> cmp > 0;
+        case GE -> cmp >= 0;
+      };
+    }
+
+    private static int scale(String decimal) {
+      return Integer.parseInt(decimal.substring(decimal.indexOf(',') + 1, decimal.length() - 1));
+    }
+
+    /** A random AND/OR of {@code leaves} conditions on filterable columns, literals taken from the file's values. */
+    static Predicate randomPredicate(SplittableRandom r, Rows full, int leaves) {
+      List<Predicate> terms = new ArrayList<>();
+      for (int i = 0; i < leaves; i++) {
+        terms.add(leaf(r, full));
+      }
+      if (terms.size() == 1) {
+        return terms.get(0);
+      }
+      return r.nextBoolean() ? new Predicate.And(terms) : new Predicate.Or(terms);
+    }
+
+    private static Predicate leaf(SplittableRandom r, Rows full) {
+      List<Long> keys = new ArrayList<>(full.rows.keySet());
+      for (int attempt = 0; attempt < 100; attempt++) {
+        int c = r.nextInt(full.columns.size());
+        ColumnDescriptor column = full.columns.get(c);
+        String name = column.dottedPath();
+        int kind = r.nextInt(10);
+        if (kind == 0) {
+          return new Predicate.IsNull(name, r.nextBoolean());
+        }
+        List<Literal> values = new ArrayList<>();
+        for (int k = 0; k < (kind == 1 ? 1 + r.nextInt(4) : 1); k++) {
+          byte[] raw = full.rows.get(keys.get(r.nextInt(keys.size()))).get(c);
+          Literal l = raw == null ? null : literal(column, raw);
+          if (l != null) {
+            values.add(l);
+          }
+        }
+        if (values.isEmpty()) {
+          continue;
+        }
+        if (kind == 1) {
+          return new Predicate.In(name, values);
+        }
+        return new Predicate.Compare(name, Op.values()[r.nextInt(Op.values().length)], values.get(0));
+      }
+      return new Predicate.IsNull(full.columns.get(0).dottedPath(), true);
+    }
+
+    /** The value as a filter literal, or null for types the filter language has no literal for. */
+    private static Literal literal(ColumnDescriptor column, byte[] raw) {
+      ByteBuffer le = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
+      String logical = column.logicalType() == null ? "" : column.logicalType();
+      switch (column.physicalType()) {
+        case INT32:
+          if (logical.equals("DATE")) {
+            return new Literal(Literal.Kind.DATE, LocalDate.ofEpochDay(le.getInt()).toString());
+          }
+          if (logical.startsWith("DECIMAL")) {
+            return new Literal(Literal.Kind.NUMBER, BigDecimal.valueOf(le.getInt(), scale(logical)).toPlainString());
+          }
+          return logical.isEmpty() || logical.startsWith("INTEGER(") && logical.endsWith("true)")
+              ? new Literal(Literal.Kind.NUMBER, Integer.toString(le.getInt())) : null;
+        case INT64:
+          if (logical.startsWith("DECIMAL")) {
+            return new Literal(Literal.Kind.NUMBER, BigDecimal.valueOf(le.getLong(), scale(logical)).toPlainString());
+          }
+          return logical.isEmpty() || logical.startsWith("TIMESTAMP")
+              ? new Literal(Literal.Kind.NUMBER, Long.toString(le.getLong())) : null;
+        case FLOAT:
+          float f = le.getFloat();
+          return Float.isNaN(f) ? null : new Literal(Literal.Kind.NUMBER, Float.toString(f));
+        case DOUBLE:
+          double d = le.getDouble();
+          return Double.isNaN(d) || Double.isInfinite(d) ? null : new Literal(Literal.Kind.NUMBER, Double.toString(d));
+        case BOOLEAN:
+          return new Literal(Literal.Kind.BOOLEAN, raw[0] != 0 ? "true" : "false");
+        case BYTE_ARRAY:
+        case FIXED_LEN_BYTE_ARRAY:
+          if (logical.startsWith("DECIMAL")) {
+            return new Literal(Literal.Kind.NUMBER, new BigDecimal(new BigInteger(raw), scale(logical)).toPlainString());
+          }
+          String s = new String(raw, StandardCharsets.UTF_8);
+          return Arrays.equals(s.getBytes(StandardCharsets.UTF_8), raw) && (logical.equals("STRING") || logical.isEmpty())
+              ? new Literal(Literal.Kind.STRING, s) : null;
+        default:
+          return null;
+      }
+    }
+  }
+}
