@@ -10,6 +10,7 @@ import io.turboparquet.io.FetchedChunkInput;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.RangeReads;
 import io.turboparquet.io.ReadPlanner;
+import io.turboparquet.io.StoreReads;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
@@ -84,6 +85,7 @@ final class RowGroupFetch implements AutoCloseable {
         try (FSDataInputStream in = FileOpener.open(context.fileSystem(), path, meta.fileLength(),
             context.options().readAheadHint(), start, length)) {
           RangeReads.forStream(in).readFully(start, buffer, index, length);
+          context.metrics().addStoreReads(StoreReads.of(in));
         }
         context.metrics().addDiskRead(System.nanoTime() - t0, length, 1);
       } catch (Throwable t) {
@@ -384,6 +386,7 @@ final class RowGroupFetch implements AutoCloseable {
       vectoredExtra.clear();
     }
     if (vectoredStream != null) {
+      context.metrics().addStoreReads(StoreReads.of(vectoredStream));
       try {
         vectoredStream.close();
       } catch (IOException e) {
@@ -392,6 +395,7 @@ final class RowGroupFetch implements AutoCloseable {
       vectoredStream = null;
     }
     if (beyondStream != null) {
+      context.metrics().addStoreReads(StoreReads.of(beyondStream));
       try {
         beyondStream.close();
       } catch (IOException e) {

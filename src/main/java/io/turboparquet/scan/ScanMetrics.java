@@ -1,12 +1,13 @@
 package io.turboparquet.scan;
 
+import io.turboparquet.io.StoreReads;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counters of one scan, safe to update from the scan and decode pools. Each column reader adds its
- * own totals; nothing else writes here.
+ * own totals, and each stream the scan opens what the store served it; nothing else writes here.
  */
 public final class ScanMetrics {
   private final LongAdder pageReaderWaitNanos = new LongAdder();
@@ -23,6 +24,8 @@ public final class ScanMetrics {
   private final LongAdder fetchWaitNanos = new LongAdder();
   private final LongAdder coalescedRanges = new LongAdder();
   private final LongAdder prefetchedRowGroups = new LongAdder();
+  private final LongAdder storeRequests = new LongAdder();
+  private final LongAdder storeBytes = new LongAdder();
 
   public void addPageReaderWait(long nanos) {
     pageReaderWaitNanos.add(nanos);
@@ -69,6 +72,22 @@ public final class ScanMetrics {
   /** A row group whose reads started while the previous one was still being decoded. */
   public void addPrefetchedRowGroup() {
     prefetchedRowGroups.increment();
+  }
+
+  /** What an object store served one of the scan's streams (footer, chunk or coalesced reads), before it closed. */
+  public void addStoreReads(StoreReads reads) {
+    storeRequests.add(reads.requests());
+    storeBytes.add(reads.bytes());
+  }
+
+  /** GET requests the object store served this scan (0 where the file system counts none). */
+  public long storeRequests() {
+    return storeRequests.sum();
+  }
+
+  /** Bytes those requests delivered. */
+  public long storeBytes() {
+    return storeBytes.sum();
   }
 
   public long fetchWaitNanos() {
@@ -154,6 +173,8 @@ public final class ScanMetrics {
     m.put("fetch_wait_ms", fetchWaitNanos() / 1_000_000);
     m.put("coalesced_ranges", coalescedRanges());
     m.put("prefetched_row_groups", prefetchedRowGroups());
+    m.put("store_requests", storeRequests());
+    m.put("store_bytes", storeBytes());
     return m;
   }
 }
