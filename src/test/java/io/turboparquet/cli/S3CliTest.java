@@ -77,7 +77,7 @@ class S3CliTest {
     Map<Path, String> uploads = new LinkedHashMap<>();
     try (Stream<Path> files = Files.walk(local)) {
       files.filter(Files::isRegularFile).filter(f -> f.startsWith(dataset) || f.startsWith(wide.getParent()))
-          .forEach(f -> uploads.put(f, local.relativize(f).toString()));
+          .forEach(f -> uploads.put(f, S3Server.uri(local.relativize(f).toString())));
     }
     s3.upload(uploads);
     proxy = new CountingHttpProxy(s3.port(), 10);
@@ -118,7 +118,7 @@ class S3CliTest {
   }
 
   private static String s3Uri(String key) {
-    return "s3a://" + S3Server.BUCKET + "/" + key;
+    return S3Server.uri(key);
   }
 
   private static long number(String json, String field) {

@@ -28,7 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * store's round trip would, so that concurrent requests overlap measurably. Bytes pass unchanged
  * (the Host header included, so signatures still verify). One thread per client connection, whose
  * requests follow one another (HTTP clients of object stores do not pipeline). Request bodies are
- * relayed by length or chunks; {@code Expect: 100-continue} (uploads) is not supported.
+ * relayed by length or chunks; {@code Expect: 100-continue} (uploads) is not supported. A client
+ * may close a connection in the middle of a response (S3A aborts a GET whose rest it will not
+ * read): that GET counts, with the bytes it got, and the connection ends.
  */
 public final class CountingHttpProxy implements AutoCloseable {
   private final ServerSocket server;
@@ -44,10 +46,81 @@ public final class CountingHttpProxy implements AutoCloseable {
   private final AtomicLong requests = new AtomicLong();
   private final AtomicLong objectGets = new AtomicLong();
   private final AtomicLong objectGetBytes = new AtomicLong();
+  private final AtomicLong aborted = new AtomicLong();
   private final AtomicLong failures = new AtomicLong();
+  private volatile IOException firstFailure;
 
-  /** What the proxy counted since it started or was last reset. */
-  public record Counts(long requests, long objectGets, long objectGetBytes, int maxInFlight) {}
+  /**
+   * What the proxy counted since it started or was last reset: requests of any kind, object GETs,
+   * the body bytes they delivered, those the client cut short, and the most requests in flight at once.
+   */
+  public record Counts(long requests, long objectGets, long objectGetBytes, long abortedGets, int maxInFlight) {}
+
+  /** The client went away while we wrote to it. */
+  private static final class ClientGone extends IOException {
+    ClientGone(IOException cause) {
+      super(cause);
+    }
+  }
+
+  /** What the client sends: its failures (a reset connection) tell the client went away. */
+  private static final class FromClient extends java.io.FilterInputStream {
+    FromClient(InputStream in) {
+      super(in);
+    }
+
+    @Override
+    public int read() throws IOException {
+      try {
+        return super.read();
+      } catch (IOException e) {
+        throw new ClientGone(e);
+      }
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      try {
+        return super.read(b, off, len);
+      } catch (IOException e) {
+        throw new ClientGone(e);
+      }
+    }
+  }
+
+  /** The client's side of a connection: counts what it is sent and tells its failures apart. */
+  private static final class ToClient extends OutputStream {
+    private final OutputStream out;
+    long written;
+
+    ToClient(OutputStream out) {
+      this.out = out;
+    }
+
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      try {
+        out.write(b, off, len);
+      } catch (IOException e) {
+        throw new ClientGone(e);
+      }
+      written += len;
+    }
+
+    @Override
+    public void flush() throws IOException {
+      try {
+        out.flush();
+      } catch (IOException e) {
+        throw new ClientGone(e);
+      }
+    }
+  }
 
   public CountingHttpProxy(int targetPort, long latencyMillis) throws IOException {
     this.targetPort = targetPort;
@@ -62,9 +135,9 @@ public final class CountingHttpProxy implements AutoCloseable {
 
   public Counts counts() {
     if (failures.get() > 0) {
-      throw new IllegalStateException(failures.get() + " exchanges failed in the proxy");
+      throw new IllegalStateException(failures.get() + " exchanges failed in the proxy", firstFailure);
     }
-    return new Counts(requests.get(), objectGets.get(), objectGetBytes.get(), maxInFlight.get());
+    return new Counts(requests.get(), objectGets.get(), objectGetBytes.get(), aborted.get(), maxInFlight.get());
   }
 
   /** Starts counting afresh (requests in flight stay in flight). */
@@ -72,6 +145,7 @@ public final class CountingHttpProxy implements AutoCloseable {
     requests.set(0);
     objectGets.set(0);
     objectGetBytes.set(0);
+    aborted.set(0);
     maxInFlight.set(inFlight.get());
   }
 
@@ -88,8 +162,8 @@ public final class CountingHttpProxy implements AutoCloseable {
 
   private void relay(Socket client) {
     try (client; Socket target = new Socket(InetAddress.getLoopbackAddress(), targetPort)) {
-      InputStream fromClient = new BufferedInputStream(client.getInputStream());
-      OutputStream toClient = new BufferedOutputStream(client.getOutputStream());
+      InputStream fromClient = new FromClient(new BufferedInputStream(client.getInputStream()));
+      ToClient toClient = new ToClient(new BufferedOutputStream(client.getOutputStream()));
       InputStream fromTarget = new BufferedInputStream(target.getInputStream());
       OutputStream toTarget = new BufferedOutputStream(target.getOutputStream());
       while (true) {
@@ -104,6 +178,8 @@ public final class CountingHttpProxy implements AutoCloseable {
         maxInFlight.accumulateAndGet(now, Math::max);
         requests.incrementAndGet();
         boolean close;
+        boolean objectGet = request.isObjectGet();
+        long bodyStart = -1;
         try {
           Thread.sleep(latencyMillis);
           toTarget.write(request.bytes);
@@ -113,19 +189,29 @@ public final class CountingHttpProxy implements AutoCloseable {
           if (response == null) {
             throw new EOFException("the server closed the connection before answering " + request.firstLine);
           }
+          if (objectGet) {
+            objectGets.incrementAndGet();
+          }
           toClient.write(response.bytes);
+          bodyStart = toClient.written;
           boolean bodiless = request.method().equals("HEAD") || response.status() / 100 == 1
               || response.status() == 204 || response.status() == 304;
-          long body = bodiless ? 0 : copyBody(response, fromTarget, toClient, true);
-          toClient.flush();
-          if (request.isObjectGet()) {
-            objectGets.incrementAndGet();
-            objectGetBytes.addAndGet(body);
+          if (!bodiless) {
+            copyBody(response, fromTarget, toClient, true);
           }
+          toClient.flush();
           close = "close".equalsIgnoreCase(request.header("connection"))
               || "close".equalsIgnoreCase(response.header("connection"))
               || (!bodiless && response.header("content-length") == null && !response.chunked());
+        } catch (ClientGone e) {
+          if (objectGet) {
+            aborted.incrementAndGet();
+          }
+          throw e;
         } finally {
+          if (objectGet && bodyStart >= 0) {
+            objectGetBytes.addAndGet(toClient.written - bodyStart);
+          }
           inFlight.decrementAndGet();
         }
         if (close) {
@@ -134,17 +220,18 @@ public final class CountingHttpProxy implements AutoCloseable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } catch (ClientGone e) {
+      // the client closed or reset its connection (a response it cut short is counted above)
     } catch (IOException e) {
-      if (!server.isClosed()) {
-        failures.incrementAndGet();
+      if (!server.isClosed() && failures.incrementAndGet() == 1) {
+        firstFailure = e;
       }
     }
   }
 
   /** Copies a message body by its length, its chunks, or (a response without either) to the end of the stream. */
-  private static long copyBody(Head head, InputStream in, OutputStream out, boolean untilEnd) throws IOException {
+  private static void copyBody(Head head, InputStream in, OutputStream out, boolean untilEnd) throws IOException {
     if (head.chunked()) {
-      long total = 0;
       while (true) {
         String sizeLine = line(in);
         out.write((sizeLine + "\r\n").getBytes(StandardCharsets.US_ASCII));
@@ -156,23 +243,17 @@ public final class CountingHttpProxy implements AutoCloseable {
             trailer = line(in);
             out.write((trailer + "\r\n").getBytes(StandardCharsets.US_ASCII));
           } while (!trailer.isEmpty());
-          return total;
+          return;
         }
-        copy(in, out, size);
-        total += size;
-        copy(in, out, 2); // the chunk's CRLF
+        copy(in, out, size + 2); // the chunk and its CRLF
       }
     }
     String length = head.header("content-length");
     if (length != null) {
-      long n = Long.parseLong(length.trim());
-      copy(in, out, n);
-      return n;
+      copy(in, out, Long.parseLong(length.trim()));
+    } else if (untilEnd) {
+      in.transferTo(out);
     }
-    if (!untilEnd) {
-      return 0;
-    }
-    return in.transferTo(out);
   }
 
   private static void copy(InputStream in, OutputStream out, long n) throws IOException {

@@ -42,12 +42,19 @@ public final class S3Server implements AutoCloseable {
 
   /** Starts a server with one empty bucket, {@link #BUCKET}; waits until it accepts connections. */
   public static S3Server start() throws IOException {
+    return start(List.of(BUCKET));
+  }
+
+  /** Starts a server with these empty buckets. */
+  public static S3Server start(List<String> buckets) throws IOException {
     String jar = System.getProperty("turbo.parquet.s3proxy.jar", "target/s3proxy/s3proxy.jar");
     if (!Files.isRegularFile(Paths.get(jar))) {
       throw new IllegalStateException("no S3Proxy jar at " + jar + " (the build copies it at generate-test-resources)");
     }
     Path dir = Paths.get(System.getProperty("user.dir"), "target", "s3", UUID.randomUUID().toString());
-    Files.createDirectories(dir.resolve("data").resolve(BUCKET)); // a bucket is a directory of the backend
+    for (String bucket : buckets) {
+      Files.createDirectories(dir.resolve("data").resolve(bucket)); // a bucket is a directory of the backend
+    }
     int port = freePort();
     Path properties = dir.resolve("s3proxy.properties");
     Files.writeString(properties, String.join("\n",
@@ -107,8 +114,8 @@ public final class S3Server implements AutoCloseable {
   }
 
   /** {@code s3a://bucket/key}. */
-  public static URI uri(String key) {
-    return URI.create("s3a://" + BUCKET + "/" + key);
+  public static String uri(String key) {
+    return "s3a://" + BUCKET + "/" + key;
   }
 
   /**
@@ -129,26 +136,32 @@ public final class S3Server implements AutoCloseable {
     return m;
   }
 
-  /** A new S3A file system (not Hadoop's cached one) on this server's port. The caller closes it. */
-  public FileSystem fileSystem() {
+  /** A new S3A file system (not Hadoop's cached one) of {@code bucket} on this server's port. The caller closes it. */
+  private FileSystem fileSystem(String bucket) {
     Configuration conf = new Configuration();
     s3aSettings(port, 16).forEach(conf::set);
     // After each upload S3A would bulk-delete the parent "directory" markers it might have made, which
     // takes the filesystem backend some ten seconds: keep them (S3A reads the same either way).
     conf.set("fs.s3a.directory.marker.retention", "keep");
     try {
-      return FileSystem.newInstance(uri(""), conf);
+      return FileSystem.newInstance(URI.create("s3a://" + bucket + "/"), conf);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  /** Uploads local files to {@code s3a://bucket/key}, one key each, through S3A. */
+  /** Uploads local files to the {@code s3a://} URIs they map to, through S3A. */
   public void upload(Map<Path, String> files) throws IOException {
-    try (FileSystem fs = fileSystem()) {
+    Map<String, FileSystem> byBucket = new LinkedHashMap<>();
+    try {
       for (Map.Entry<Path, String> e : files.entrySet()) {
-        fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(e.getKey().toUri()),
-            new org.apache.hadoop.fs.Path(uri(e.getValue())));
+        org.apache.hadoop.fs.Path target = new org.apache.hadoop.fs.Path(e.getValue());
+        FileSystem fs = byBucket.computeIfAbsent(target.toUri().getAuthority(), this::fileSystem);
+        fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(e.getKey().toUri()), target);
+      }
+    } finally {
+      for (FileSystem fs : byBucket.values()) {
+        fs.close();
       }
     }
   }
