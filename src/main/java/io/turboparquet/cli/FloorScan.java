@@ -8,6 +8,7 @@ import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.io.BufferSource;
 import io.turboparquet.io.ChunkInput;
 import io.turboparquet.io.FileOpener;
+import io.turboparquet.io.StoreReads;
 import io.turboparquet.page.ChunkLocation;
 import io.turboparquet.page.Page;
 import io.turboparquet.page.PageDecompressor;
@@ -63,6 +64,7 @@ final class FloorScan {
           } finally {
             decompressor.close();
             metrics.addDiskRead(input.readNanos(), input.bytesRead(), input.readCalls());
+            metrics.addStoreReads(StoreReads.of(in));
           }
         }
       }

@@ -8,6 +8,7 @@ import io.turboparquet.format.FooterReader;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.thrift.FooterDecoder;
 import io.turboparquet.fuzz.FuzzCommand;
+import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.TrackingBufferSource;
 import io.turboparquet.scan.Batch;
 import io.turboparquet.scan.ParquetFileScanner;
@@ -19,6 +20,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,17 +29,22 @@ import io.turboparquet.storage.SlowFileSystem;
 import io.turboparquet.storage.StorageCounters;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 
-/** {@code turbo-parquet meta | scan | digest FILE [flags]} and {@code fuzz}: see README.md and docs/cli.md. */
+/**
+ * {@code turbo-parquet meta | scan | digest FILE [flags]} and {@code fuzz}: see README.md and docs/cli.md.
+ * FILE may be a directory or a glob, read as one dataset ({@link Dataset}).
+ */
 public final class Main {
   private static final String USAGE = String.join("\n",
       "usage: turbo-parquet meta FILE [--columns a,b] [--repeat N] [--json]",
       "       turbo-parquet scan FILE [--columns a,b] [--threads N] [--repeat N] [--json] [--floor] [scan flags]",
       "                          [--filter \"l_shipdate >= DATE '1995-01-01' AND l_partkey IN (1, 2)\"] [--no-page-index]",
       "       turbo-parquet digest FILE [--columns a,b] [scan flags]",
+      "FILE: a local path or Hadoop URI (hdfs://, s3a://) of a file, a directory or a glob (one dataset)",
       "       turbo-parquet fuzz [--seconds N] [--seed S] [--cases N] [--out DIR] [--corpus DIR,DIR] [--timeout MS]",
       "                          [--in-process]",
       "       turbo-parquet fuzz --replay FILE.properties|DIR [--timeout MS]",
@@ -46,7 +53,8 @@ public final class Main {
       "            --read-ahead true|false  --memory-budget BYTES  --verify-checksums",
       "            --coalesce true|false  --coalesce-gap BYTES  --coalesce-max-size BYTES  --prefetch true|false",
       "            --decode-ahead true|false  --batch-bytes BYTES  --max-page-bytes BYTES  --max-page-entries N",
-      "Hadoop configuration: -D key=value (any command), e.g. for slow:// paths",
+      "Hadoop configuration: $HADOOP_CONF_DIR/core-site.xml and hdfs-site.xml, then -D key=value (any command),",
+      "            e.g. -D fs.s3a.endpoint=http://host:9000 -D fs.s3a.path.style.access=true, or for slow:// paths",
       "            -D fs.slow.read.latency=10ms -D fs.slow.stream.bytes-per-second=100m");
 
   private Main() {}
@@ -54,7 +62,7 @@ public final class Main {
   public static void main(String[] argv) {
     int status;
     try {
-      status = run(argv, System.out);
+      status = run(argv, System.out, System.getenv());
     } catch (Args.UsageException e) {
       System.err.println("turbo-parquet: " + e.getMessage());
       System.err.println(USAGE);
@@ -73,6 +81,11 @@ public final class Main {
   }
 
   static int run(String[] argv, PrintStream out) throws IOException {
+    return run(argv, out, Map.of());
+  }
+
+  /** Runs a command; {@code env} is the environment (HADOOP_CONF_DIR is read from it). */
+  static int run(String[] argv, PrintStream out, Map<String, String> env) throws IOException {
     Args args = new Args(argv, Set.of("json", "verify-checksums", "floor", "in-process", "no-page-index"));
     List<String> words = args.positional();
     if (words.size() == 1 && words.get(0).equals("fuzz")) {
@@ -84,43 +97,80 @@ public final class Main {
     String command = words.get(0);
     String file = words.get(1);
     return switch (command) {
-      case "meta" -> meta(file, args, out);
-      case "scan" -> scan(file, args, out);
-      case "digest" -> digest(file, args, out);
+      case "meta" -> meta(file, args, env, out);
+      case "scan" -> scan(file, args, env, out);
+      case "digest" -> digest(file, args, env, out);
       default -> throw new Args.UsageException("unknown command " + command);
     };
   }
 
-  private static int meta(String file, Args args, PrintStream out) throws IOException {
+  /**
+   * Per file as for one file (the listing, or with --json an object per file and repetition), and for
+   * a dataset of several files their totals: a last line of text, or an object per repetition.
+   */
+  private static int meta(String file, Args args, Map<String, String> env, PrintStream out) throws IOException {
     int repeat = args.integer("repeat", 1);
     boolean json = args.bool("json", false);
     List<String> columns = args.columns();
     args.rejectUnknown();
     Path path = toPath(file);
-    FileSystem fs = fileSystem(path, args);
-    long length = fs.getFileStatus(path).getLen();
-    byte[] footer;
-    try (FSDataInputStream in = fs.open(path)) {
-      footer = FooterReader.readFooterBytes(in, path.toString(), length);
+    FileSystem fs = fileSystem(path, args, env);
+    Dataset dataset = Dataset.resolve(fs, path);
+    List<byte[]> footers = new ArrayList<>();
+    for (FileStatus status : dataset.files()) {
+      try (FSDataInputStream in = FileOpener.open(fs, status, false)) {
+        footers.add(FooterReader.readFooterBytes(in, status.getPath().toString(), status.getLen()));
+      }
     }
-    FileMetadata meta = null;
+    List<FileMetadata> metas = new ArrayList<>();
     for (int i = 0; i < repeat; i++) {
-      long t0 = System.nanoTime();
-      meta = FooterDecoder.decode(path.toString(), length, footer, 0, footer.length);
-      double ms = (System.nanoTime() - t0) / 1e6;
-      if (json) {
+      metas.clear();
+      long footerBytes = 0;
+      double decodeMs = 0;
+      for (int f = 0; f < footers.size(); f++) {
+        FileStatus status = dataset.files().get(f);
+        byte[] footer = footers.get(f);
+        long t0 = System.nanoTime();
+        FileMetadata meta = FooterDecoder.decode(status.getPath().toString(), status.getLen(), footer, 0,
+            footer.length);
+        double ms = (System.nanoTime() - t0) / 1e6;
+        metas.add(meta);
+        footerBytes += footer.length;
+        decodeMs += ms;
+        if (json) {
+          Map<String, Object> m = new LinkedHashMap<>();
+          m.put("file", status.getPath().toString());
+          m.put("footer_bytes", footer.length);
+          m.put("footer_decode_ms", ms);
+          m.put("rows", meta.numRows());
+          m.put("row_groups", meta.rowGroups().size());
+          m.put("columns", meta.schema().columns().size());
+          out.println(Json.object(m));
+        }
+      }
+      if (json && metas.size() > 1) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("file", path.toString());
-        m.put("footer_bytes", footer.length);
-        m.put("footer_decode_ms", ms);
-        m.put("rows", meta.numRows());
-        m.put("row_groups", meta.rowGroups().size());
-        m.put("columns", meta.schema().columns().size());
+        m.put("dataset", path.toString());
+        m.put("files", metas.size());
+        m.put("footer_bytes", footerBytes);
+        m.put("footer_decode_ms", decodeMs);
+        m.put("rows", metas.stream().mapToLong(FileMetadata::numRows).sum());
+        m.put("row_groups", metas.stream().mapToLong(meta -> meta.rowGroups().size()).sum());
         out.println(Json.object(m));
       }
     }
     if (!json) {
-      printMeta(meta, meta.schema().project(columns), out);
+      long rows = 0;
+      long rowGroups = 0;
+      for (FileMetadata meta : metas) {
+        printMeta(meta, meta.schema().project(columns), out);
+        rows += meta.numRows();
+        rowGroups += meta.rowGroups().size();
+      }
+      if (metas.size() > 1) {
+        out.println("dataset: " + path + "  files: " + metas.size() + "  rows: " + rows + "  row groups: "
+            + rowGroups);
+      }
     }
     return 0;
   }
@@ -149,7 +199,8 @@ public final class Main {
     }
   }
 
-  private static int scan(String file, Args args, PrintStream out) throws IOException {
+  /** One line per repetition: the dataset's files scanned one after another, their totals. */
+  private static int scan(String file, Args args, Map<String, String> env, PrintStream out) throws IOException {
     int repeat = args.integer("repeat", 1);
     boolean json = args.bool("json", false);
     List<String> columns = args.columns();
@@ -167,7 +218,8 @@ public final class Main {
     }
     args.rejectUnknown();
     Path path = toPath(file);
-    FileSystem fs = fileSystem(path, args);
+    FileSystem fs = fileSystem(path, args, env);
+    Dataset dataset = Dataset.resolve(fs, path);
     try (ScanPools pools = ScanPools.forOptions(options)) {
       for (int i = 0; i < repeat; i++) {
         TrackingBufferSource buffers = new TrackingBufferSource();
@@ -180,16 +232,19 @@ public final class Main {
         long cpu0 = processCpuNanos();
         long t0 = System.nanoTime();
         long rows = 0;
-        if (floor) {
-          FileMetadata meta = ParquetFileScanner.readMetadata(context, path);
-          rows = FloorScan.run(fs, path, meta, meta.schema().project(columns), options, buffers, metrics);
-        } else {
-          FileMetadata meta = ParquetFileScanner.readMetadata(context, path);
-          try (ParquetFileScanner scanner = ParquetFileScanner.open(context, path, meta, columns, filter)) {
-            Batch b;
-            while ((b = scanner.next()) != null) {
-              rows += b.rows();
-              scanner.decodeAhead();
+        for (FileStatus status : dataset.files()) {
+          FileMetadata meta = ParquetFileScanner.readMetadata(context, status);
+          if (floor) {
+            rows += FloorScan.run(fs, status.getPath(), meta, meta.schema().project(columns), options, buffers,
+                metrics);
+          } else {
+            try (ParquetFileScanner scanner = ParquetFileScanner.open(context, status.getPath(), meta, columns,
+                filter)) {
+              Batch b;
+              while ((b = scanner.next()) != null) {
+                rows += b.rows();
+                scanner.decodeAhead();
+              }
             }
           }
         }
@@ -200,6 +255,7 @@ public final class Main {
         }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("file", path.toString());
+        m.put("files", dataset.files().size());
         m.put("rows", rows);
         m.put("wall_ms", wallMs);
         m.put("cpu_ms", cpuMs);
@@ -219,16 +275,19 @@ public final class Main {
     return 0;
   }
 
-  private static int digest(String file, Args args, PrintStream out) throws IOException {
+  /** The dataset's digest: each projected column's values over its files in order, as of one file. */
+  private static int digest(String file, Args args, Map<String, String> env, PrintStream out) throws IOException {
     List<String> columns = args.columns();
     ScanOptions options = scanOptions(args);
     args.rejectUnknown();
     Path path = toPath(file);
+    FileSystem fs = fileSystem(path, args, env);
+    Dataset dataset = Dataset.resolve(fs, path);
     try (ScanPools pools = ScanPools.forOptions(options)) {
       TrackingBufferSource buffers = new TrackingBufferSource();
-      ScanContext context = new ScanContext(fileSystem(path, args), options, buffers, pools.scanPool(),
-          pools.decodePool(), new ScanMetrics());
-      for (String line : Digester.digest(context, path, columns)) {
+      ScanContext context = new ScanContext(fs, options, buffers, pools.scanPool(), pools.decodePool(),
+          new ScanMetrics());
+      for (String line : Digester.digest(context, dataset.files(), columns)) {
         out.println(line);
       }
     }
@@ -322,18 +381,37 @@ public final class Main {
     if (file.contains("://")) {
       return new Path(file);
     }
-    return new Path(new File(file).getAbsoluteFile().toURI());
+    // Not File.toURI(): that ends a directory with "/" and escapes a glob's braces and brackets.
+    return new Path("file", null, new File(file).getAbsolutePath());
   }
 
   /**
-   * The path's file system, configured with the {@code -D} properties; for local files the raw
-   * one, skipping Hadoop's checksum layer. A new instance (not Hadoop's cached one), so the
-   * properties always apply and the slow file system's counters belong to this command.
+   * The path's file system, configured as {@link #configuration} says; for local files the raw one,
+   * skipping Hadoop's checksum layer. A new instance (not Hadoop's cached one), so the properties
+   * always apply and the slow file system's counters belong to this command.
    */
-  static FileSystem fileSystem(Path path, Args args) throws IOException {
-    Configuration conf = new Configuration();
-    args.properties().forEach(conf::set);
-    FileSystem fs = FileSystem.newInstance(path.toUri(), conf);
+  static FileSystem fileSystem(Path path, Args args, Map<String, String> env) throws IOException {
+    FileSystem fs = FileSystem.newInstance(path.toUri(), configuration(args, env));
     return fs instanceof LocalFileSystem local ? local.getRaw() : fs;
+  }
+
+  /**
+   * Hadoop's defaults, then {@code core-site.xml} and {@code hdfs-site.xml} of {@code $HADOOP_CONF_DIR}
+   * where it is set (as Hadoop's own commands read them: an S3A endpoint, credentials provider, HDFS
+   * name services), then the {@code -D} properties, which win.
+   */
+  static Configuration configuration(Args args, Map<String, String> env) {
+    Configuration conf = new Configuration();
+    String dir = env.get("HADOOP_CONF_DIR");
+    if (dir != null && !dir.isBlank()) {
+      for (String name : List.of("core-site.xml", "hdfs-site.xml")) {
+        File site = new File(dir, name);
+        if (site.isFile()) {
+          conf.addResource(new Path(site.getAbsoluteFile().toURI()));
+        }
+      }
+    }
+    args.properties().forEach(conf::set);
+    return conf;
   }
 }

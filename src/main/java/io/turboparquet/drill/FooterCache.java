@@ -10,6 +10,7 @@ import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.FooterReader;
 import io.turboparquet.format.RowGroupMeta;
+import io.turboparquet.io.FileOpener;
 import java.io.IOException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.LongAdder;
@@ -157,7 +158,7 @@ final class FooterCache {
 
   private FileMetadata decode(FileSystem fs, FileStatus status) throws IOException {
     decodes.increment();
-    try (FSDataInputStream in = fs.open(status.getPath())) {
+    try (FSDataInputStream in = FileOpener.open(StoreFileSystem.of(fs), status, false)) {
       return FooterReader.read(in, status.getPath().toString(), status.getLen(), EVERYTHING);
     }
   }

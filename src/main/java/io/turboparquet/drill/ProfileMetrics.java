@@ -43,6 +43,8 @@ final class ProfileMetrics {
     stats.addLongStat(ScanMetric.TOTAL_DECOMPRESSED_BYTES, m.bytesDecompressed());
     stats.addLongStat(ScanMetric.NUM_ROWS, rows);
     stats.addLongStat(ScanMetric.NUM_COALESCED_RANGES, m.coalescedRanges());
+    stats.addLongStat(ScanMetric.NUM_STORE_REQUESTS, m.storeRequests());
+    stats.addLongStat(ScanMetric.TOTAL_STORE_BYTES, m.storeBytes());
     if (options != null) {
       stats.setLongStat(ScanMetric.OPTION_ASYNC_PAGE_READS, options.asyncPageReads() ? 1 : 0);
       stats.setLongStat(ScanMetric.OPTION_BUFFERED_READS, options.bufferedReads() ? 1 : 0);

@@ -73,7 +73,11 @@ enum ScanMetric implements MetricDef {
   /** Ranges read by coalesced reads (0 where row groups were read chunk by chunk). */
   NUM_COALESCED_RANGES,
   /** Whether each row group's next batch was decoded while Drill worked on the current one (1 = on). */
-  OPTION_DECODE_AHEAD;
+  OPTION_DECODE_AHEAD,
+  /** GET requests the object store served the scan's streams (S3A's own count; 0 on local files and HDFS). */
+  NUM_STORE_REQUESTS,
+  /** Bytes those GET requests delivered. */
+  TOTAL_STORE_BYTES;
 
   private static final Logger logger = LoggerFactory.getLogger(ScanMetric.class);
 

@@ -243,7 +243,7 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
   }
 
   private ScanContext scanContext(OperatorContext context, ScanOptions scanOptions) {
-    return new ScanContext(fs, scanOptions, new DrillBufferSource(context.getAllocator()),
+    return new ScanContext(StoreFileSystem.of(fs), scanOptions, new DrillBufferSource(context.getAllocator()),
         context.getScanExecutor(), context.getScanDecodeExecutor(), metrics);
   }
 

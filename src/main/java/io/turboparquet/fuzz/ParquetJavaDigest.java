@@ -58,8 +58,15 @@ public final class ParquetJavaDigest {
 
   /** The digest lines of {@code file}, for the given dotted column paths (null = all leaves), in schema order. */
   public static List<String> digest(Path file, List<String> columnsOrNull) {
-    Map<ColumnDescriptor, DigestSink> sinks = new LinkedHashMap<>();
-    scan(file, columnsOrNull, d -> sinks.computeIfAbsent(d, DigestSink::new));
+    return digest(List.of(file), columnsOrNull);
+  }
+
+  /** The digest of {@code files} read one after another as one dataset: a leaf's values go on from file to file. */
+  public static List<String> digest(List<Path> files, List<String> columnsOrNull) {
+    Map<ColumnDescriptor, DigestSink> sinks = new LinkedHashMap<>(); // a leaf's descriptors are equal across files
+    for (Path file : files) {
+      scan(file, columnsOrNull, d -> sinks.computeIfAbsent(d, DigestSink::new));
+    }
     List<String> out = new ArrayList<>();
     for (DigestSink s : sinks.values()) {
       out.add(s.line());

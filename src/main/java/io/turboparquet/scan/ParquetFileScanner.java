@@ -5,6 +5,8 @@ import io.turboparquet.filter.Predicate;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterReader;
+import io.turboparquet.io.FileOpener;
+import io.turboparquet.io.StoreReads;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -75,9 +77,19 @@ public final class ParquetFileScanner implements AutoCloseable {
   }
 
   public static FileMetadata readMetadata(ScanContext context, Path path) throws IOException {
-    FileStatus status = context.fileSystem().getFileStatus(path);
-    try (FSDataInputStream in = context.fileSystem().open(path)) {
-      return FooterReader.read(in, path.toString(), status.getLen());
+    return readMetadata(context, context.fileSystem().getFileStatus(path), path.toString());
+  }
+
+  /** The footer of the file {@code status} describes (as a listing gave it: no further request for its length). */
+  public static FileMetadata readMetadata(ScanContext context, FileStatus status) throws IOException {
+    return readMetadata(context, status, status.getPath().toString());
+  }
+
+  private static FileMetadata readMetadata(ScanContext context, FileStatus status, String name) throws IOException {
+    try (FSDataInputStream in = FileOpener.open(context.fileSystem(), status, false)) {
+      FileMetadata metadata = FooterReader.read(in, name, status.getLen());
+      context.metrics().addStoreReads(StoreReads.of(in));
+      return metadata;
     }
   }
 

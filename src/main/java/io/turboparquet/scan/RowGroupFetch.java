@@ -11,14 +11,18 @@ import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.RangeReads;
 import io.turboparquet.io.ReadPlanner;
 import io.turboparquet.page.IndexedPageReader;
+import io.turboparquet.io.StoreReads;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -55,8 +59,11 @@ final class RowGroupFetch implements AutoCloseable {
   private final long bytes;
   private FSDataInputStream beyondStream;
   private FSDataInputStream vectoredStream;
-  /** Buffers a vectored read allocated that are not views of ours; released on close. */
-  private final List<ByteBuf> vectoredExtra = new ArrayList<>();
+  /**
+   * Buffers of our own a vectored read was given instead of views of the ranges' buffers, by the
+   * buffer handed out; each released once its bytes are copied into place, the rest on close.
+   */
+  private final Map<ByteBuffer, ByteBuf> vectoredExtra = new IdentityHashMap<>();
   private volatile boolean closed;
 
   /** One positional read into a slice of its range's buffer; runs once, on whichever thread claims it. */
@@ -90,6 +97,7 @@ final class RowGroupFetch implements AutoCloseable {
         try (FSDataInputStream in = FileOpener.open(context.fileSystem(), path, meta.fileLength(),
             context.options().readAheadHint(), start, length)) {
           RangeReads.forStream(in).readFully(start, buffer, index, length);
+          context.metrics().addStoreReads(StoreReads.of(in));
         }
         context.metrics().addDiskRead(System.nanoTime() - t0, length, 1);
       } catch (Throwable t) {
@@ -114,6 +122,7 @@ final class RowGroupFetch implements AutoCloseable {
         } else {
           if (data != target) {
             buffer.setBytes(index, data.duplicate());
+            releaseExtra(data);
           }
           context.metrics().addDiskRead(System.nanoTime() - startNanos, length, 1);
         }
@@ -313,23 +322,31 @@ final class RowGroupFetch implements AutoCloseable {
     }
     vectoredStream = in;
     ArrayDeque<Part> order = new ArrayDeque<>(all);
-    // Hand out views of our buffers, in offset order, so the bytes land in place; anything else
-    // the implementation asks for (merged ranges) gets a buffer of its own and a copy.
+    Thread issuer = Thread.currentThread();
+    AtomicBoolean issuing = new AtomicBoolean(true);
+    // The allocator is told a length only, not which range it is for. Asked on this thread while
+    // readVectored runs, it is asked for the ranges in offset order (the local file system, S3A's
+    // reads of far-apart ranges), so the parts get views of our buffers and their bytes land in
+    // place. Asked anywhere else (S3A's merged reads, from its pool threads in any order), a view
+    // handed out by length could take another part's bytes: those get buffers of their own and a copy.
     IntFunction<ByteBuffer> allocate = length -> {
-      synchronized (order) {
-        Part p = order.peek();
-        if (p != null && p.length == length) {
-          order.poll();
-          ByteBuffer view = p.buffer.nioBuffer(p.index, length);
-          p.target = view;
-          return view;
+      if (Thread.currentThread() == issuer && issuing.get()) {
+        synchronized (order) {
+          Part p = order.peek();
+          if (p != null && p.length == length) {
+            order.poll();
+            ByteBuffer view = p.buffer.nioBuffer(p.index, length);
+            p.target = view;
+            return view;
+          }
         }
-        ByteBuf extra = context.buffers().buffer(length);
-        synchronized (vectoredExtra) {
-          vectoredExtra.add(extra);
-        }
-        return extra.nioBuffer(0, length);
       }
+      ByteBuf extra = context.buffers().buffer(length);
+      ByteBuffer buffer = extra.nioBuffer(0, length);
+      synchronized (vectoredExtra) {
+        vectoredExtra.put(buffer, extra);
+      }
+      return buffer;
     };
     List<FileRange> ranges = new ArrayList<>();
     for (Part p : all) {
@@ -344,12 +361,25 @@ final class RowGroupFetch implements AutoCloseable {
         p.vectoredDone(null, e, t0);
       }
       return true;
+    } finally {
+      issuing.set(false);
     }
     for (FileRange r : ranges) {
       Part p = (Part) r.getReference();
       r.getData().whenComplete((data, failure) -> p.vectoredDone(data, failure, t0));
     }
     return true;
+  }
+
+  /** Releases the buffer of our own behind {@code data}, whose bytes are now in place. */
+  private void releaseExtra(ByteBuffer data) {
+    ByteBuf extra;
+    synchronized (vectoredExtra) {
+      extra = vectoredExtra.remove(data);
+    }
+    if (extra != null) {
+      extra.release();
+    }
   }
 
   int rowGroup() {
@@ -433,10 +463,11 @@ final class RowGroupFetch implements AutoCloseable {
     }
     buffers.clear();
     synchronized (vectoredExtra) {
-      vectoredExtra.forEach(ByteBuf::release);
+      vectoredExtra.values().forEach(ByteBuf::release);
       vectoredExtra.clear();
     }
     if (vectoredStream != null) {
+      context.metrics().addStoreReads(StoreReads.of(vectoredStream));
       try {
         vectoredStream.close();
       } catch (IOException e) {
@@ -445,6 +476,7 @@ final class RowGroupFetch implements AutoCloseable {
       vectoredStream = null;
     }
     if (beyondStream != null) {
+      context.metrics().addStoreReads(StoreReads.of(beyondStream));
       try {
         beyondStream.close();
       } catch (IOException e) {

@@ -9,6 +9,7 @@ import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.io.ChunkInput;
 import io.turboparquet.io.FileOpener;
+import io.turboparquet.io.StoreReads;
 import io.turboparquet.page.AsyncPageReader;
 import io.turboparquet.page.ChunkLocation;
 import io.turboparquet.page.IndexedPageReader;
@@ -355,6 +356,7 @@ public final class RowGroupScanner implements AutoCloseable {
     }
     readers.clear();
     for (FSDataInputStream in : streams) {
+      context.metrics().addStoreReads(StoreReads.of(in));
       try {
         in.close();
       } catch (IOException | RuntimeException e) {

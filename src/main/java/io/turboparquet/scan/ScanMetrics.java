@@ -1,12 +1,13 @@
 package io.turboparquet.scan;
 
+import io.turboparquet.io.StoreReads;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Counters of one scan, safe to update from the scan and decode pools. Each column reader adds its
- * own totals; nothing else writes here.
+ * own totals, and each stream the scan opens what the store served it; nothing else writes here.
  */
 public final class ScanMetrics {
   private final LongAdder pageReaderWaitNanos = new LongAdder();
@@ -28,6 +29,8 @@ public final class ScanMetrics {
   private final LongAdder bytesSkipped = new LongAdder();
   private final LongAdder pageIndexBytes = new LongAdder();
   private final LongAdder pageIndexFallbacks = new LongAdder();
+  private final LongAdder storeRequests = new LongAdder();
+  private final LongAdder storeBytes = new LongAdder();
 
   public void addPageReaderWait(long nanos) {
     pageReaderWaitNanos.add(nanos);
@@ -114,6 +117,22 @@ public final class ScanMetrics {
 
   public long pageIndexFallbacks() {
     return pageIndexFallbacks.sum();
+  }
+
+  /** What an object store served one of the scan's streams (footer, chunk or coalesced reads), before it closed. */
+  public void addStoreReads(StoreReads reads) {
+    storeRequests.add(reads.requests());
+    storeBytes.add(reads.bytes());
+  }
+
+  /** GET requests the object store served this scan (0 where the file system counts none). */
+  public long storeRequests() {
+    return storeRequests.sum();
+  }
+
+  /** Bytes those requests delivered. */
+  public long storeBytes() {
+    return storeBytes.sum();
   }
 
   public long fetchWaitNanos() {
@@ -204,6 +223,8 @@ public final class ScanMetrics {
     m.put("bytes_skipped", bytesSkipped());
     m.put("page_index_bytes", pageIndexBytes());
     m.put("page_index_fallbacks", pageIndexFallbacks());
+    m.put("store_requests", storeRequests());
+    m.put("store_bytes", storeBytes());
     return m;
   }
 }

@@ -87,7 +87,7 @@ class HdfsDataNodeFailureTest {
     AtomicLong bytesAtStop = new AtomicLong(-1);
     recording.setReadHook((stream, position, n) -> {
       synchronized (stopped) {
-        if (stopped.get() == null && stream.viaOpenFile() && position >= length / 2) {
+        if (stopped.get() == null && stream.readsColumnChunks() && position >= length / 2) {
           String first = firstLocation(stream, position);
           bytesAtStop.set(recording.bytesRead());
           hdfs.stopDataNode(first);

@@ -95,7 +95,7 @@ class HdfsScanTest {
       assertEquals(OracleDigest.digest(lineitem.path(), PROJECTION), harness.digest(remote, PROJECTION, options));
     }
     List<long[]> chunks = projectedChunkRanges(PROJECTION);
-    List<Recorded> chunkStreams = recording.streams().stream().filter(Recorded::viaOpenFile).toList();
+    List<Recorded> chunkStreams = recording.streams().stream().filter(Recorded::readsColumnChunks).toList();
     assertEquals(chunks.size(), chunkStreams.size(), "one stream per projected column chunk");
     boolean crossedBlock = false;
     for (Recorded s : chunkStreams) {
@@ -124,7 +124,7 @@ class HdfsScanTest {
           io.turboparquet.cli.Digester.digest(harness.context(options, buffers, metrics), remote, PROJECTION));
     }
     assertEquals(0, buffers.outstanding(), "buffers leaked");
-    List<Recorded> chunkStreams = recording.streams().stream().filter(Recorded::viaOpenFile).toList();
+    List<Recorded> chunkStreams = recording.streams().stream().filter(Recorded::readsColumnChunks).toList();
     long preadBytes = chunkStreams.stream().mapToLong(Recorded::byteBufferBytes).sum();
     assertTrue(chunkStreams.stream().allMatch(s -> s.arrayPreads() == 0), "no byte-array positional reads");
     // Page headers come through the stream's sequential reads, bodies through ByteBuffer preads:

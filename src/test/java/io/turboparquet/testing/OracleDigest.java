@@ -32,6 +32,11 @@ public final class OracleDigest {
     return ParquetJavaDigest.digest(file, columnsOrNull);
   }
 
+  /** The digest of {@code files} read in order as one dataset, as the CLI's {@code digest} of a directory or glob. */
+  public static List<String> digest(List<Path> files, List<String> columnsOrNull) {
+    return ParquetJavaDigest.digest(files, columnsOrNull);
+  }
+
   /** All level entries of each selected leaf column (null = all), in schema order. Keep it to small files. */
   public static List<OracleColumn> read(Path file, List<String> columnsOrNull) {
     Map<ColumnDescriptor, ReadSink> sinks = new LinkedHashMap<>();

@@ -67,11 +67,16 @@ public final class RecordingFileSystem extends FilterFileSystem {
   @Override
   protected CompletableFuture<FSDataInputStream> openFileWithOptions(Path path, OpenFileParameters parameters)
       throws IOException {
-    return super.openFileWithOptions(path, parameters).thenApply(in -> record(path, true, in));
+    // A range narrower than the file: a column chunk or a coalesced range; the footer's stream covers the file.
+    long start = parameters.getOptions().getLong("fs.option.openfile.split.start", 0);
+    long end = parameters.getOptions().getLong("fs.option.openfile.split.end", -1);
+    long length = parameters.getOptions().getLong("fs.option.openfile.length", -1);
+    boolean chunks = start > 0 || end != length;
+    return super.openFileWithOptions(path, parameters).thenApply(in -> record(path, chunks, in));
   }
 
-  private FSDataInputStream record(Path path, boolean viaOpenFile, FSDataInputStream in) {
-    Recorded r = new Recorded(path, viaOpenFile, in);
+  private FSDataInputStream record(Path path, boolean readsColumnChunks, FSDataInputStream in) {
+    Recorded r = new Recorded(path, readsColumnChunks, in);
     streams.add(r);
     return new FSDataInputStream(new CountingStream(in, r, this));
   }
@@ -86,7 +91,7 @@ public final class RecordingFileSystem extends FilterFileSystem {
   /** What one stream was asked to do. */
   public static final class Recorded {
     private final Path path;
-    private final boolean viaOpenFile;
+    private final boolean readsColumnChunks;
     private final FSDataInputStream wrapped;
     final List<Range> byteBufferPreads = new CopyOnWriteArrayList<>();
     final AtomicLong byteBufferBytes = new AtomicLong();
@@ -97,9 +102,9 @@ public final class RecordingFileSystem extends FilterFileSystem {
     final AtomicLong vectoredReads = new AtomicLong();
     final AtomicLong vectoredBytes = new AtomicLong();
 
-    Recorded(Path path, boolean viaOpenFile, FSDataInputStream wrapped) {
+    Recorded(Path path, boolean readsColumnChunks, FSDataInputStream wrapped) {
       this.path = path;
-      this.viaOpenFile = viaOpenFile;
+      this.readsColumnChunks = readsColumnChunks;
       this.wrapped = wrapped;
     }
 
@@ -107,9 +112,12 @@ public final class RecordingFileSystem extends FilterFileSystem {
       return path;
     }
 
-    /** Opened with {@code openFile()} (the scan's column chunks) rather than {@code open()} (the footer). */
-    public boolean viaOpenFile() {
-      return viaOpenFile;
+    /**
+     * Opened with {@code openFile()} for a range of the file (the scan's column chunks), rather than
+     * for all of it (the footer) or with {@code open()}.
+     */
+    public boolean readsColumnChunks() {
+      return readsColumnChunks;
     }
 
     /** The file system's own stream under the recording one. */
