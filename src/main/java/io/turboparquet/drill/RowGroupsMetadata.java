@@ -4,6 +4,7 @@ import com.google.common.collect.LinkedListMultimap;
 import com.google.common.collect.Multimap;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.drill.common.expression.SchemaPath;
@@ -83,7 +84,7 @@ final class RowGroupsMetadata {
   private RowGroupMetadata rowGroup(MetadataBase.RowGroupMetadata group, int indexInFile, Path path) {
     List<? extends MetadataBase.ColumnMetadata> columns = group.getColumns();
     Columns shape = shapeOf(group, columns);
-    Map<SchemaPath, ColumnStatistics<?>> statistics = new java.util.HashMap<>(columns.size() * 4 / 3 + 1);
+    Map<SchemaPath, ColumnStatistics<?>> statistics = new HashMap<>(columns.size() * 4 / 3 + 1);
     for (int i = 0; i < columns.size(); i++) {
       MetadataBase.ColumnMetadata column = columns.get(i);
       Long nulls = column.getNulls();

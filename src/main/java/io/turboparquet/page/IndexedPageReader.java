@@ -6,7 +6,6 @@ import io.turboparquet.format.PageHeaderInfo;
 import io.turboparquet.format.PageType;
 import io.turboparquet.format.thrift.PageHeaderDecoder;
 import io.turboparquet.io.ChunkInput;
-import java.io.EOFException;
 import java.io.IOException;
 import java.util.List;
 
@@ -80,7 +79,7 @@ public final class IndexedPageReader implements PageSource {
     while (first.start() < dataStart && in.position() < dataStart) {
       long offset = in.position();
       PageHeaderInfo header = headers.read(in, offset, where);
-      ByteBuf body = body(in, header, offset);
+      ByteBuf body = PageReader.body(in, header, offset, location);
       if (in.position() > dataStart) {
         body.release();
         throw location.corruption(offset, "the page runs past the offset index's first page at offset " + dataStart,
@@ -115,16 +114,7 @@ public final class IndexedPageReader implements PageSource {
       throw location.corruption(offset, "page " + p + " holds " + header.numValues() + " values, the offset index"
           + " gives it " + rows + " rows", null);
     }
-    return new Page(header, body(in, header, offset), offset, first[p]);
-  }
-
-  private ByteBuf body(ChunkInput in, PageHeaderInfo header, long offset) throws IOException {
-    try {
-      return in.getNext(header.compressedSize());
-    } catch (EOFException e) {
-      throw location.corruption(offset, "its " + header.compressedSize() + " stored bytes run past the end of the"
-          + " file", e);
-    }
+    return new Page(header, PageReader.body(in, header, offset, location), offset, first[p]);
   }
 
   /** The input of the segment holding {@code offset}, positioned there. */

@@ -40,13 +40,7 @@ public final class PageReader implements PageSource {
     while (valuesSeen < numValues) {
       long offset = input.position();
       PageHeaderInfo header = headers.read(input, offset, where);
-      ByteBuf body;
-      try {
-        body = input.getNext(header.compressedSize());
-      } catch (EOFException e) { // the inputs check against the file's length before they allocate
-        throw location.corruption(offset, "its " + header.compressedSize() + " stored bytes run past the end of the file",
-            e);
-      }
+      ByteBuf body = body(input, header, offset, location);
       PageType type = header.type();
       if (type == PageType.DICTIONARY_PAGE) {
         if (seenDataPage) {
@@ -69,6 +63,16 @@ public final class PageReader implements PageSource {
       body.release(); // index pages and unknown page types
     }
     return null;
+  }
+
+  /** The stored bytes of the page whose header was just read from {@code in} at {@code offset}. */
+  static ByteBuf body(ChunkInput in, PageHeaderInfo header, long offset, ChunkLocation location) throws IOException {
+    try {
+      return in.getNext(header.compressedSize());
+    } catch (EOFException e) { // the inputs check against the file's length before they allocate
+      throw location.corruption(offset, "its " + header.compressedSize() + " stored bytes run past the end of the file",
+          e);
+    }
   }
 
   @Override
