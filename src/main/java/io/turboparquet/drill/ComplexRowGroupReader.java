@@ -6,14 +6,11 @@ import com.google.common.util.concurrent.UncheckedExecutionException;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.Schema;
 import io.turboparquet.scan.Batch;
-import io.turboparquet.scan.RowGroupScanner;
-import io.turboparquet.scan.ScanContext;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.function.IntFunction;
 import org.apache.drill.common.expression.SchemaPath;
 import org.apache.drill.common.types.Types;
 import org.apache.drill.exec.ExecConstants;
@@ -41,35 +38,36 @@ import org.apache.parquet.schema.MessageType;
  * directly is the price of rows identical to the built-in reader's in every corner (null elements
  * dropped from lists, legacy list layouts, date correction, every logical type).
  */
-final class ComplexRowGroupReader implements AutoCloseable {
+final class ComplexRowGroupReader {
   private final OptionManager options;
   private static final Cache<FileMetadata, ParquetMetadata> CONVERTED =
       CacheBuilder.newBuilder().weakKeys().maximumSize(16).build();
 
-  private final Path path;
-  private final FileMetadata metadata;
-  private final int rowGroupIndex;
-  private final long rowsToRead;
   private final ParquetMetadata footer;
   private final List<SchemaPath> columns;
-  private final boolean star;
+  private final ComplexProjection projection;
+  /** The file's leaves the projection reads, in the order of parquet-java's projected schema. */
+  private final List<io.turboparquet.format.ColumnDescriptor> leaves = new ArrayList<>();
+  private final int batchSize;
   private final List<NullableIntVector> missing = new ArrayList<>();
   private DrillParquetRecordMaterializer materializer;
   private RecordAssembler assembler;
-  private RowGroupScanner scanner;
-  private int batchSize;
-  private long rowsDone;
 
-  private ComplexRowGroupReader(OptionManager options, Path path, FileMetadata metadata, int rowGroupIndex,
-      long rowsToRead, ParquetMetadata footer, List<SchemaPath> columns, boolean star) {
+  private ComplexRowGroupReader(OptionManager options, Path path, FileMetadata metadata, ParquetMetadata footer,
+      List<SchemaPath> columns, boolean star) {
     this.options = options;
-    this.path = path;
-    this.metadata = metadata;
-    this.rowGroupIndex = rowGroupIndex;
-    this.rowsToRead = rowsToRead;
     this.footer = footer;
     this.columns = columns;
-    this.star = star;
+    this.batchSize = (int) Math.max(1, Math.min(ValueVector.MAX_ROW_COUNT - 1,
+        options.getLong(ExecConstants.PARQUET_COMPLEX_BATCH_NUM_RECORDS)));
+    this.projection = ComplexProjection.of(footer.getFileMetaData().getSchema(), columns, star);
+    if (star || !projection.found().isEmpty()) {
+      for (org.apache.parquet.column.ColumnDescriptor c : projection.schema().getColumns()) {
+        List<String> leafPath = Arrays.asList(c.getPath());
+        leaves.add(metadata.schema().columns().stream().filter(d -> d.path().equals(leafPath)).findFirst()
+            .orElseThrow(() -> new IllegalStateException("no column " + leafPath + " in " + path)));
+      }
+    }
   }
 
   /**
@@ -79,7 +77,7 @@ final class ComplexRowGroupReader implements AutoCloseable {
    * schema Drill's converters take.
    */
   static ComplexRowGroupReader open(OptionManager options, Path path, FileMetadata metadata,
-      int rowGroupIndex, long rowsToRead, List<SchemaPath> columns, boolean star) throws IOException {
+      List<SchemaPath> columns, boolean star) throws IOException {
     if (columns.isEmpty()) {
       return null; // count(*): row counts only
     }
@@ -91,7 +89,7 @@ final class ComplexRowGroupReader implements AutoCloseable {
     if (!newReader && !ParquetReaderUtility.containsComplexColumn(footer, columns)) {
       return null;
     }
-    return new ComplexRowGroupReader(options, path, metadata, rowGroupIndex, rowsToRead, footer, columns, star);
+    return new ComplexRowGroupReader(options, path, metadata, footer, columns, star);
   }
 
   /**
@@ -115,74 +113,47 @@ final class ComplexRowGroupReader implements AutoCloseable {
     return schema.columns().stream().anyMatch(c -> c.path().size() > 1 || !c.isFlat());
   }
 
-  /**
-   * Adds the output columns and opens the scan core over the projected leaves.
-   *
-   * @param scanContext the scan core's context for a batch size (records per batch)
-   */
-  void setup(OutputMutator output, IntFunction<ScanContext> scanContext) throws IOException, SchemaChangeException {
-    batchSize = (int) Math.max(1, Math.min(ValueVector.MAX_ROW_COUNT - 1,
-        options.getLong(ExecConstants.PARQUET_COMPLEX_BATCH_NUM_RECORDS)));
-    MessageType fileSchema = footer.getFileMetaData().getSchema();
-    ComplexProjection projection = ComplexProjection.of(fileSchema, columns, star);
+  /** The leaves the scan core reads for this projection (none when it names only columns the file lacks). */
+  List<io.turboparquet.format.ColumnDescriptor> leaves() {
+    return leaves;
+  }
+
+  /** Records per batch, as Drill's nested reader sizes them. */
+  int batchSize() {
+    return batchSize;
+  }
+
+  /** Adds the output columns: Drill's converters for the projection, nullable INT for columns the file lacks. */
+  void setup(OutputMutator output) throws SchemaChangeException {
     for (SchemaPath column : projection.notFound()) {
       missing.add(output.addField(MaterializedField.create(column.toExpr(), Types.optional(
           org.apache.drill.common.types.TypeProtos.MinorType.INT)), NullableIntVector.class));
     }
-    if (!star && projection.found().isEmpty()) {
+    if (leaves.isEmpty()) {
       return; // only columns the file lacks
     }
     boolean autoCorrectDates = ParquetReaderConfig.builder().withOptions(options).build().autoCorrectCorruptedDates();
     ParquetReaderUtility.DateCorruptionStatus dates =
         ParquetReaderUtility.detectCorruptDates(footer, columns, autoCorrectDates);
     materializer = new DrillParquetRecordMaterializer(output, projection.schema(), projection.found(), options, dates);
-    List<io.turboparquet.format.ColumnDescriptor> leaves = new ArrayList<>();
-    for (org.apache.parquet.column.ColumnDescriptor c : projection.schema().getColumns()) {
-      List<String> leafPath = Arrays.asList(c.getPath());
-      leaves.add(metadata.schema().columns().stream().filter(d -> d.path().equals(leafPath)).findFirst()
-          .orElseThrow(() -> new IllegalStateException("no column " + leafPath + " in " + path)));
-    }
     assembler = new RecordAssembler(projection.schema(), materializer.getRootConverter(), leaves);
-    if (rowsToRead > 0 && !leaves.isEmpty()) {
-      scanner = new RowGroupScanner(scanContext.apply(batchSize), metadata, path, rowGroupIndex, leaves);
-    }
   }
 
-  /** Writes the next batch of records; 0 at the end. */
-  int next() throws IOException {
-    long remaining = rowsToRead - rowsDone;
-    if (remaining <= 0) {
-      return 0;
+  /** Writes the first {@code rows} records of {@code batch} (the scan core's batch of {@link #leaves}). */
+  void write(Batch batch, int rows) {
+    assembler.start(batch.columns());
+    for (int i = 0; i < rows; i++) {
+      materializer.setPosition(i);
+      assembler.assembleRecord();
     }
-    int rows;
-    if (scanner == null) {
-      rows = (int) Math.min(batchSize, remaining);
-    } else {
-      Batch batch = scanner.next();
-      if (batch == null) {
-        return 0;
-      }
-      rows = (int) Math.min(batch.rows(), remaining);
-      assembler.start(batch.columns());
-      for (int i = 0; i < rows; i++) {
-        materializer.setPosition(i);
-        assembler.assembleRecord();
-      }
-      if (rows == batch.rows()) {
-        assembler.finishBatch();
-      }
-      materializer.setValueCount(rows);
+    if (rows == batch.rows()) {
+      assembler.finishBatch();
     }
+    materializer.setValueCount(rows);
+  }
+
+  /** The columns the file lacks: {@code rows} nulls each. */
+  void fillMissing(int rows) {
     DrillColumn.fillNulls(missing, rows);
-    rowsDone += rows;
-    return rows;
-  }
-
-  @Override
-  public void close() {
-    if (scanner != null) {
-      scanner.close();
-      scanner = null;
-    }
   }
 }

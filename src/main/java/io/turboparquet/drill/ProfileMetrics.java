@@ -5,25 +5,20 @@ import io.turboparquet.scan.ScanOptions;
 import org.apache.drill.exec.ops.OperatorStats;
 
 /**
- * Adds one record reader's counters to its scan operator's profile. A scan operator runs one
- * reader per row group, so counters are added; the options are the same for every reader of a
- * fragment and are set.
+ * Writes a scan operator's counters into its profile: the pipeline's once, when the scan closes
+ * ({@link #reportScan}), and each record reader's (one per row group) added as it closes
+ * ({@link #reportReader}).
  */
 final class ProfileMetrics {
   private ProfileMetrics() {
   }
 
   /**
-   * @param rowGroups row groups the scan was given, pruned ones included (the same in every
-   *     reader of the scan, as Drill's reader sets it)
+   * @param rowGroups row groups the scan was given, pruned ones included (as Drill's reader reports it)
    * @param pruned row groups the scan pruned at run time
-   * @param rows rows it returned
-   * @param fixedWidthNanos time copying fixed-width columns into vectors
-   * @param variableWidthNanos time copying variable-width columns into vectors
-   * @param processNanos wall time in the reader's setup and next()
+   * @param options the options the scan read with (null: it read nothing)
    */
-  static void report(OperatorStats stats, ScanMetrics m, ScanOptions options, long rowGroups, long pruned,
-      long rows, long fixedWidthNanos, long variableWidthNanos, long processNanos) {
+  static void reportScan(OperatorStats stats, ScanMetrics m, ScanOptions options, long rowGroups, long pruned) {
     stats.setLongStat(ScanMetric.NUM_ROWGROUPS, rowGroups);
     stats.setLongStat(ScanMetric.ROWGROUPS_PRUNED, pruned);
     stats.addLongStat(ScanMetric.NUM_DICT_PAGE_LOADS, m.dictionaryPages());
@@ -35,16 +30,13 @@ final class ProfileMetrics {
     stats.addLongStat(ScanMetric.TIME_DATA_PAGES_DECOMPRESSED, m.decompressNanos());
     stats.addLongStat(ScanMetric.TIME_DISK_SCAN_WAIT, m.pageReaderWaitNanos());
     stats.addLongStat(ScanMetric.TIME_DISK_SCAN, m.diskReadNanos());
-    stats.addLongStat(ScanMetric.TIME_FIXEDCOLUMN_READ, fixedWidthNanos);
-    stats.addLongStat(ScanMetric.TIME_VARCOLUMN_READ, variableWidthNanos);
-    stats.addLongStat(ScanMetric.TIME_PROCESS, processNanos);
     stats.addLongStat(ScanMetric.NUM_READ_CALLS, m.readCalls());
     stats.addLongStat(ScanMetric.TOTAL_READ_BYTES, m.bytesRead());
     stats.addLongStat(ScanMetric.TOTAL_DECOMPRESSED_BYTES, m.bytesDecompressed());
-    stats.addLongStat(ScanMetric.NUM_ROWS, rows);
     stats.addLongStat(ScanMetric.NUM_COALESCED_RANGES, m.coalescedRanges());
     stats.addLongStat(ScanMetric.NUM_STORE_REQUESTS, m.storeRequests());
     stats.addLongStat(ScanMetric.TOTAL_STORE_BYTES, m.storeBytes());
+    stats.addLongStat(ScanMetric.NUM_PREFETCHED_ROWGROUPS, m.prefetchedRowGroups());
     if (options != null) {
       stats.setLongStat(ScanMetric.OPTION_ASYNC_PAGE_READS, options.asyncPageReads() ? 1 : 0);
       stats.setLongStat(ScanMetric.OPTION_BUFFERED_READS, options.bufferedReads() ? 1 : 0);
@@ -57,5 +49,19 @@ final class ProfileMetrics {
       stats.setLongStat(ScanMetric.OPTION_COALESCED_READS, options.coalescedReads() ? 1 : 0);
       stats.setLongStat(ScanMetric.OPTION_DECODE_AHEAD, options.decodeAhead() && options.parallelDecode() ? 1 : 0);
     }
+  }
+
+  /**
+   * @param rows rows the reader returned
+   * @param fixedWidthNanos time copying fixed-width columns into vectors
+   * @param variableWidthNanos time copying variable-width columns into vectors
+   * @param processNanos wall time in the reader's setup and next()
+   */
+  static void reportReader(OperatorStats stats, long rows, long fixedWidthNanos, long variableWidthNanos,
+      long processNanos) {
+    stats.addLongStat(ScanMetric.NUM_ROWS, rows);
+    stats.addLongStat(ScanMetric.TIME_FIXEDCOLUMN_READ, fixedWidthNanos);
+    stats.addLongStat(ScanMetric.TIME_VARCOLUMN_READ, variableWidthNanos);
+    stats.addLongStat(ScanMetric.TIME_PROCESS, processNanos);
   }
 }

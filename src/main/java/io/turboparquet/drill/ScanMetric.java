@@ -77,7 +77,9 @@ enum ScanMetric implements MetricDef {
   /** GET requests the object store served the scan's streams (S3A's own count; 0 on local files and HDFS). */
   NUM_STORE_REQUESTS,
   /** Bytes those GET requests delivered. */
-  TOTAL_STORE_BYTES;
+  TOTAL_STORE_BYTES,
+  /** Row groups whose reads started while an earlier row group of the scan was decoding. */
+  NUM_PREFETCHED_ROWGROUPS;
 
   private static final Logger logger = LoggerFactory.getLogger(ScanMetric.class);
 

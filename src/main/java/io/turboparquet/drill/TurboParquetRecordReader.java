@@ -1,13 +1,13 @@
 package io.turboparquet.drill;
 
+import io.turboparquet.filter.Filter;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.SchemaNode;
 import io.turboparquet.scan.Batch;
-import io.turboparquet.scan.RowGroupScanner;
-import io.turboparquet.scan.ScanContext;
-import io.turboparquet.scan.ScanMetrics;
+import io.turboparquet.scan.RowGroupPipeline;
+import io.turboparquet.scan.RowGroupRead;
 import io.turboparquet.scan.ScanOptions;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -30,16 +30,17 @@ import org.apache.drill.exec.server.options.OptionManager;
 import org.apache.drill.exec.store.AbstractRecordReader;
 import org.apache.drill.exec.vector.NullableIntVector;
 import org.apache.drill.exec.vector.ValueVector;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads one row group with the scan core's {@link RowGroupScanner} over the projected columns and
- * writes each batch into Drill value vectors (by copying, in this increment). Projected columns
- * the file lacks come out as nullable INT nulls, as from Drill's own reader; a query that projects
- * no column (count(*)) gets row counts only.
+ * Drill glue for one row group: decides what of it is read ({@link #plan}: flat columns, or the
+ * nested reader's leaves when the query touches a nested column), then writes the batches the
+ * fragment's {@link RowGroupPipeline} hands it into Drill value vectors (by copying). Everything
+ * across row groups (prefetching, page selection, buffers) is the pipeline's. Projected columns the
+ * file lacks come out as nullable INT nulls, as from Drill's own reader; a query that projects no
+ * column (count(*)) gets row counts only.
  */
 final class TurboParquetRecordReader extends AbstractRecordReader {
   /** Drill's reader's stand-in column for a scan that projects nothing (ParquetRecordReader's name). */
@@ -50,36 +51,24 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
   private final FileMetadata metadata;
   private final int rowGroupIndex;
   private final long rowsToRead;
-  private final FileSystem fs;
   private final OptionManager options;
   private final TurboParquetFormatConfig config;
   private final List<DrillColumn> columns = new ArrayList<>();
   private final List<ValueVector> vectors = new ArrayList<>();
   private final List<NullableIntVector> missing = new ArrayList<>();
-  private final ScanMetrics metrics = new ScanMetrics();
-  private RowGroupScanner scanner;
-  /** The reader ScanBatch runs after this one, which this one prepares while its last batch is used. */
-  private TurboParquetRecordReader successor;
-  /** This reader's scanner, opened and decoding ahead before setup by the reader before it; or null. */
-  private RowGroupScanner prepared;
-  /** next() has returned 0: ScanBatch goes on to the next reader (not so on LIMIT or cancel). */
-  private boolean exhausted;
-  private OperatorContext operatorContext;
-  /** Row groups the scan was given, and how many of them it pruned at run time (for the profile). */
-  private long scanRowGroups = 1;
-  private long prunedRowGroups;
-  private OperatorStats stats;
-  private ScanOptions scanOptions;
   /** Set when the query touches a nested column: that reader then reads every projected column. */
   private ComplexRowGroupReader complex;
-  private int batchSize;
+  private RowGroupRead read;
+  private RowGroupPipeline pipeline;
+  private int readIndex;
+  private OperatorStats stats;
   private long rowsDone;
   private long fixedWidthNanos;
   private long variableWidthNanos;
   private long processNanos;
 
   TurboParquetRecordReader(OptionManager options, TurboParquetFormatConfig config, Path path, FileMetadata metadata,
-      int rowGroupIndex, long numRecordsToRead, List<SchemaPath> projection, FileSystem fs) {
+      int rowGroupIndex, long numRecordsToRead, List<SchemaPath> projection) {
     this.options = options;
     this.config = config;
     this.path = path;
@@ -88,62 +77,76 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     // Drill plans a file without row groups as one entry with row group -1: schema only, no rows.
     long rows = rowGroupIndex < 0 ? 0 : metadata.rowGroups().get(rowGroupIndex).numRows();
     this.rowsToRead = numRecordsToRead < 0 ? rows : Math.min(rows, numRecordsToRead);
-    this.fs = fs;
     setColumns(projection);
+  }
+
+  /**
+   * What the pipeline reads for this row group: the projected flat columns, or the nested reader's
+   * leaves; nothing when no rows are to be read. {@code filter} (bound to the file's schema, or
+   * null) lets the pipeline skip pages. Errors come as the reader's own (file, row group, columns).
+   */
+  RowGroupRead plan(Filter filter) {
+    try {
+      RowGroupMeta rowGroup = rowGroupIndex < 0 ? null : metadata.rowGroups().get(rowGroupIndex);
+      complex = ComplexRowGroupReader.open(options, path, metadata,
+          isSkipQuery() ? List.of() : new ArrayList<>(getColumns()), isStarQuery());
+      List<ColumnDescriptor> leaves;
+      ScanOptions scanOptions;
+      if (complex != null) {
+        leaves = complex.leaves();
+        scanOptions = DrillScanOptions.of(options, config, rowGroup, List.of()).toBuilder()
+            .batchSize(complex.batchSize()).build();
+      } else {
+        boolean microsTimestamp = options.getBoolean(ExecConstants.PARQUET_READER_TIMESTAMP_MICROS_AS_INT64);
+        boolean microsTime = options.getBoolean(ExecConstants.PARQUET_READER_TIME_MICROS_AS_INT64);
+        boolean int96 = options.getBoolean(ExecConstants.PARQUET_READER_INT96_AS_TIMESTAMP);
+        for (ColumnDescriptor c : flatColumns()) {
+          columns.add(DrillColumn.of(c, microsTimestamp, microsTime, int96));
+        }
+        leaves = columns.stream().map(DrillColumn::column).toList();
+        scanOptions = DrillScanOptions.of(options, config, rowGroup, leaves);
+      }
+      read = new RowGroupRead(path, metadata, rowGroupIndex, rowsToRead > 0 ? leaves : List.of(), filter,
+          scanOptions);
+      return read;
+    } catch (IOException | RuntimeException e) {
+      throw error(e);
+    }
+  }
+
+  /** The fragment's pipeline, in which this reader's row group is read {@code index}. */
+  void attach(RowGroupPipeline pipeline, int index) {
+    this.pipeline = pipeline;
+    this.readIndex = index;
   }
 
   @Override
   public void setup(OperatorContext context, OutputMutator output) throws ExecutionSetupException {
     long start = System.nanoTime();
-    RowGroupScanner early = prepared;
-    prepared = null;
-    operatorContext = context;
     stats = context.getStats();
-    boolean microsTimestamp = options.getBoolean(ExecConstants.PARQUET_READER_TIMESTAMP_MICROS_AS_INT64);
-    boolean microsTime = options.getBoolean(ExecConstants.PARQUET_READER_TIME_MICROS_AS_INT64);
-    boolean int96 = options.getBoolean(ExecConstants.PARQUET_READER_INT96_AS_TIMESTAMP);
     try {
-      complex = ComplexRowGroupReader.open(options, path, metadata, rowGroupIndex, rowsToRead,
-          isSkipQuery() ? List.of() : new ArrayList<>(getColumns()), isStarQuery());
       if (complex != null) {
-        RowGroupMeta rowGroup = rowGroupIndex < 0 ? null : metadata.rowGroups().get(rowGroupIndex);
-        complex.setup(output, records -> {
-          scanOptions = DrillScanOptions.of(options, config, rowGroup, List.of()).toBuilder()
-              .batchSize(records).build();
-          return scanContext(context, scanOptions);
-        });
-        return;
+        complex.setup(output);
+      } else {
+        for (SchemaPath column : missingColumns()) {
+          // Named as Drill's reader names it (quoted, so no expression matches it): Drill's operators
+          // then see the column as absent in this file and give it the untyped NULL, which compares
+          // and unions with the column's type in other files, as with the built-in reader.
+          missing.add(output.addField(MaterializedField.create(column.toExpr(),
+              Types.optional(MinorType.INT)), NullableIntVector.class));
+        }
+        for (DrillColumn column : columns) {
+          MaterializedField field = MaterializedField.create(column.column().path().get(0), column.type());
+          vectors.add(output.addField(field,
+              TypeHelper.getValueVectorClass(column.type().getMinorType(), column.type().getMode())));
+        }
       }
-      for (SchemaPath column : missingColumns()) {
-        // Named as Drill's reader names it (quoted, so no expression matches it): Drill's operators
-        // then see the column as absent in this file and give it the untyped NULL, which compares
-        // and unions with the column's type in other files, as with the built-in reader.
-        missing.add(output.addField(MaterializedField.create(column.toExpr(),
-            Types.optional(MinorType.INT)), NullableIntVector.class));
-      }
-      for (ColumnDescriptor c : flatColumns()) {
-        DrillColumn column = DrillColumn.of(c, microsTimestamp, microsTime, int96);
-        columns.add(column);
-        MaterializedField field = MaterializedField.create(c.path().get(0), column.type());
-        vectors.add(output.addField(field,
-            TypeHelper.getValueVectorClass(column.type().getMinorType(), column.type().getMode())));
-      }
-      List<ColumnDescriptor> projected = columns.stream().map(DrillColumn::column).toList();
-      RowGroupMeta rowGroup = rowGroupIndex < 0 ? null : metadata.rowGroups().get(rowGroupIndex);
-      scanOptions = DrillScanOptions.of(options, config, rowGroup, projected);
-      batchSize = scanOptions.batchSize();
-      if (!columns.isEmpty() && rowsToRead > 0) {
-        scanner = early != null ? early
-            : new RowGroupScanner(scanContext(context, scanOptions), metadata, path, rowGroupIndex, projected);
-      }
+      pipeline.open(readIndex);
     } catch (SchemaChangeException e) {
       throw new ExecutionSetupException(e);
     } catch (IOException | RuntimeException e) {
       throw error(e);
     } finally {
-      if (early != null && scanner != early) {
-        early.close();
-      }
       processNanos += System.nanoTime() - start;
     }
   }
@@ -192,59 +195,6 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
       }
     }
     return out;
-  }
-
-  /** The scan's row-group counts, reported in the profile as Drill's reader reports them. */
-  void rowGroupCounts(long total, long pruned) {
-    this.scanRowGroups = total;
-    this.prunedRowGroups = pruned;
-  }
-
-  /** ScanBatch runs {@code next} right after this reader (the batch creator knows the order). */
-  void setSuccessor(TurboParquetRecordReader next) {
-    this.successor = next;
-  }
-
-  /**
-   * Opens this reader's scanner before its setup, so that its row group's reads and first batch's
-   * decode overlap the use of the previous reader's last batch. Only for flat columns read
-   * coalesced, asynchronously and decoding ahead, and only while both row groups' reads fit the
-   * memory budget ({@code alsoHeld}: what the previous reader still holds). Anything that goes
-   * wrong here is left for setup to meet again and report.
-   */
-  private void prepare(OperatorContext context, long alsoHeld) {
-    if (prepared != null || rowGroupIndex < 0 || rowsToRead <= 0
-        || options.getBoolean(ExecConstants.PARQUET_NEW_RECORD_READER)
-        || ComplexRowGroupReader.hasNested(metadata.schema())) {
-      return;
-    }
-    try {
-      List<ColumnDescriptor> projected = flatColumns();
-      ScanOptions o = DrillScanOptions.of(options, config, metadata.rowGroups().get(rowGroupIndex), projected);
-      if (projected.isEmpty() || !o.decodeAhead() || !o.parallelDecode()) {
-        return;
-      }
-      prepared = RowGroupScanner.prefetched(scanContext(context, o), metadata, path, rowGroupIndex, projected, alsoHeld);
-      if (prepared != null) {
-        prepared.decodeAhead();
-      }
-    } catch (IOException | RuntimeException e) {
-      logger.debug("turbo-parquet could not prepare row group {} of {} early; its setup reads it", rowGroupIndex,
-          path, e);
-      closePrepared();
-    }
-  }
-
-  private void closePrepared() {
-    if (prepared != null) {
-      prepared.close();
-      prepared = null;
-    }
-  }
-
-  private ScanContext scanContext(OperatorContext context, ScanOptions scanOptions) {
-    return new ScanContext(StoreFileSystem.of(fs), scanOptions, new DrillBufferSource(context.getAllocator()),
-        context.getScanExecutor(), context.getScanDecodeExecutor(), metrics);
   }
 
   /**
@@ -298,49 +248,54 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
   private int readBatch() {
     long remaining = rowsToRead - rowsDone;
     if (remaining <= 0) {
-      exhausted = true;
-      return empty();
+      return end();
     }
     int rows;
     try {
-      if (complex != null) {
-        rows = complex.next();
-        rowsDone += rows;
-        return rows;
-      }
-      if (scanner == null) {
-        rows = (int) Math.min(batchSize, remaining);
+      if (read.projection().isEmpty()) {
+        rows = (int) Math.min(read.options().batchSize(), remaining); // row counts only
       } else {
-        Batch batch = scanner.next();
+        Batch batch = pipeline.next();
         if (batch == null) {
-          exhausted = true;
-          return empty();
+          return end();
         }
         rows = (int) Math.min(batch.rows(), remaining);
-        for (int i = 0; i < columns.size(); i++) {
-          long t = System.nanoTime();
-          DrillColumn column = columns.get(i);
-          column.write(batch.columns().get(i), vectors.get(i), rows);
-          if (column.isVariableWidth()) {
-            variableWidthNanos += System.nanoTime() - t;
-          } else {
-            fixedWidthNanos += System.nanoTime() - t;
-          }
+        if (complex != null) {
+          complex.write(batch, rows);
+        } else {
+          writeFlat(batch, rows);
         }
-        // The batch is in the vectors: decode the next one while Drill's operators use these, or
-        // after the last one, open the next reader's row group.
-        if (rowsDone + rows < rowsToRead) {
-          scanner.decodeAhead();
-        } else if (successor != null && scanOptions.decodeAhead()) {
-          successor.prepare(operatorContext, scanner.fetchedBytes());
-        }
+        // The batch is in the vectors: decode the next one while Drill's operators use these.
+        pipeline.decodeAhead();
       }
     } catch (IOException | RuntimeException e) {
       throw error(e);
     }
-    DrillColumn.fillNulls(missing, rows);
+    if (complex != null) {
+      complex.fillMissing(rows);
+    } else {
+      DrillColumn.fillNulls(missing, rows);
+    }
     rowsDone += rows;
     return rows;
+  }
+
+  private void writeFlat(Batch batch, int rows) {
+    for (int i = 0; i < columns.size(); i++) {
+      long t = System.nanoTime();
+      DrillColumn column = columns.get(i);
+      column.write(batch.columns().get(i), vectors.get(i), rows);
+      if (column.isVariableWidth()) {
+        variableWidthNanos += System.nanoTime() - t;
+      } else {
+        fixedWidthNanos += System.nanoTime() - t;
+      }
+    }
+  }
+
+  /** The end of the row group; the nested reader's writers need nothing more. */
+  private int end() {
+    return complex != null ? 0 : empty();
   }
 
   /** The end of the row group: empty vectors, allocated so that Drill may set their counts. */
@@ -368,22 +323,11 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
         .build(logger);
   }
 
+  /** Adds this reader's own counters to the profile; the pipeline's are the scan batch's to report. */
   @Override
   public void close() {
-    if (successor != null && !exhausted) {
-      successor.closePrepared(); // closed early (LIMIT, cancel, failure): ScanBatch never sets it up
-    }
-    if (complex != null) {
-      complex.close();
-      complex = null;
-    }
-    if (scanner != null) {
-      scanner.close();
-      scanner = null;
-    }
     if (stats != null) {
-      ProfileMetrics.report(stats, metrics, scanOptions, scanRowGroups, prunedRowGroups, rowsDone, fixedWidthNanos,
-          variableWidthNanos, processNanos);
+      ProfileMetrics.reportReader(stats, rowsDone, fixedWidthNanos, variableWidthNanos, processNanos);
       stats = null;
     }
   }

@@ -1,6 +1,11 @@
 package io.turboparquet.drill;
 
 import io.turboparquet.format.FileMetadata;
+import io.turboparquet.scan.RowGroupPipeline;
+import io.turboparquet.scan.RowGroupRead;
+import io.turboparquet.scan.ScanContext;
+import io.turboparquet.scan.ScanMetrics;
+import io.turboparquet.scan.ScanOptions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -14,17 +19,17 @@ import org.apache.drill.exec.physical.impl.BatchCreator;
 import org.apache.drill.exec.physical.impl.ScanBatch;
 import org.apache.drill.exec.record.RecordBatch;
 import org.apache.drill.exec.store.ColumnExplorer;
-import org.apache.drill.exec.store.RecordReader;
 import org.apache.drill.exec.store.dfs.DrillFileSystem;
 import org.apache.drill.exec.store.parquet.RowGroupReadEntry;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Builds the scan operator of a fragment: a {@link ScanBatch} with one {@link TurboParquetRecordReader}
- * per row group, footers from the drillbit's {@link FooterCache} (planning has usually decoded them),
- * implicit and partition columns from Drill's {@link ColumnExplorer}. Each reader knows the one after it, so that it can open
- * that reader's row group while its own last batch is in use. Row groups are pruned at planning time by Drill,
- * and here again by the filter the planner leaves on the scan ({@link RuntimePruner}), as Drill's own scan does.
+ * Builds the scan operator of a fragment: one {@link TurboParquetRecordReader} per row group, footers
+ * from the drillbit's {@link FooterCache} (planning has usually decoded them), implicit and partition
+ * columns from Drill's {@link ColumnExplorer}, and one {@link RowGroupPipeline} over every reader's
+ * row group, which reads ahead across them and which the operator ({@link TurboParquetScanBatch})
+ * closes. Row groups are pruned at planning time by Drill, and here again by the filter the planner
+ * leaves on the scan ({@link RuntimePruner}), as Drill's own scan does.
  */
 public final class TurboParquetScanBatchCreator implements BatchCreator<TurboParquetRowGroupScan> {
   @Override
@@ -47,6 +52,7 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
     FooterCache footerCache = FooterCache.of(scan.getFormatPlugin().getContext());
     Map<Path, FileMetadata> footers = new HashMap<>();
     List<TurboParquetRecordReader> readers = new ArrayList<>();
+    List<RowGroupRead> reads = new ArrayList<>();
     List<Map<String, String>> implicitColumns = new ArrayList<>();
     Map<String, String> widest = new LinkedHashMap<>();
     RuntimePruner pruner = RuntimePruner.of(context, rowGroupScan);
@@ -64,10 +70,8 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
         rows = 0; // every row group pruned: one reader still gives the schema, as Drill's does
       }
       TurboParquetRecordReader reader = new TurboParquetRecordReader(context.getOptions(), scan.getFormatConfig(),
-          entry.getPath(), metadata, entry.getRowGroupIndex(), rows, rowGroupScan.getColumns(), fs);
-      if (!readers.isEmpty()) {
-        readers.get(readers.size() - 1).setSuccessor(reader); // ScanBatch runs the readers in list order
-      }
+          entry.getPath(), metadata, entry.getRowGroupIndex(), rows, rowGroupScan.getColumns());
+      reads.add(reader.plan(null));
       readers.add(reader);
       Map<String, String> implicit = explorer.populateColumns(entry.getPath(),
           rowGroupScan.getPartitionValues(entry), rowGroupScan.supportsFileImplicitColumns(), fs,
@@ -77,8 +81,15 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
         widest = implicit;
       }
     }
-    for (TurboParquetRecordReader reader : readers) {
-      reader.rowGroupCounts(entries.size(), pruned);
+    ScanOptions options = DrillScanOptions.of(context.getOptions(), scan.getFormatConfig(), null, List.of());
+    ScanMetrics metrics = new ScanMetrics();
+    // The pools are the drillbit's; every read's buffers come from the scan operator's allocator.
+    ScanContext scanContext = new ScanContext(StoreFileSystem.of(fs), options,
+        new DrillBufferSource(operator.getAllocator()), operator.getScanExecutor(), operator.getScanDecodeExecutor(),
+        metrics);
+    RowGroupPipeline pipeline = new RowGroupPipeline(scanContext, reads);
+    for (int i = 0; i < readers.size(); i++) {
+      readers.get(i).attach(pipeline, i);
     }
     // Every reader must carry the same implicit columns: the missing ones are null.
     for (Map<String, String> implicit : implicitColumns) {
@@ -86,7 +97,10 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
         implicit.putIfAbsent(key, null);
       }
     }
-    return new ScanBatch(context, operator, new ArrayList<RecordReader>(readers), implicitColumns);
+    ScanOptions reported = reads.stream().filter(r -> !r.projection().isEmpty()).map(RowGroupRead::options)
+        .findFirst().orElse(options);
+    return new TurboParquetScanBatch(context, operator, readers, implicitColumns, pipeline, metrics, reported,
+        entries.size(), pruned);
   }
 
   /** The file's footer from the drillbit's cache: planning has usually decoded it already. */

@@ -67,12 +67,8 @@ public final class RowGroupScanner implements AutoCloseable {
   /** Scans a row group, reading it coalesced when the options ask for that and it fits the budget. */
   public RowGroupScanner(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
       List<ColumnDescriptor> projection) throws IOException {
-    this(context, meta, path, rowGroupIndex, projection, startFetch(context, meta, path, rowGroupIndex, projection));
-  }
-
-  RowGroupScanner(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
-      List<ColumnDescriptor> projection, RowGroupFetch fetch) throws IOException {
-    this(context, meta, path, rowGroupIndex, projection, fetch, null);
+    this(context, meta, path, rowGroupIndex, projection,
+        startFetch(context, meta, path, rowGroupIndex, projection, 0, null), null);
   }
 
   /**
@@ -144,16 +140,10 @@ public final class RowGroupScanner implements AutoCloseable {
   }
 
   /**
-   * The coalesced reads of a row group, started, when the options ask for them and the projected
-   * chunks fit the memory budget (with {@code alsoHeld} bytes of another fetch still in memory);
-   * else null.
+   * The coalesced reads of a row group (of a page selection's bytes only, when given one), started,
+   * when the options ask for them and they fit the memory budget (with {@code alsoHeld} bytes of
+   * other fetches still in memory); else null.
    */
-  static RowGroupFetch startFetch(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
-      List<ColumnDescriptor> projection, long alsoHeld) {
-    return startFetch(context, meta, path, rowGroupIndex, projection, alsoHeld, null);
-  }
-
-  /** {@link #startFetch(ScanContext, FileMetadata, Path, int, List, long)} of a page selection's bytes only. */
   static RowGroupFetch startFetch(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
       List<ColumnDescriptor> projection, long alsoHeld, PageSelection selection) {
     ScanOptions options = context.options();
@@ -165,25 +155,6 @@ public final class RowGroupScanner implements AutoCloseable {
       return null;
     }
     return RowGroupFetch.start(context, meta, path, rowGroupIndex, projection, selection);
-  }
-
-  private static RowGroupFetch startFetch(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
-      List<ColumnDescriptor> projection) {
-    return startFetch(context, meta, path, rowGroupIndex, projection, 0);
-  }
-
-  /**
-   * A scanner whose coalesced reads start now, while another scanner still holds {@code alsoHeld}
-   * bytes (e.g. a row group's reader preparing the next one); null when the options do not read
-   * coalesced and asynchronously, or the two would not fit the memory budget together.
-   */
-  public static RowGroupScanner prefetched(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
-      List<ColumnDescriptor> projection, long alsoHeld) throws IOException {
-    if (!context.options().asyncPageReads()) {
-      return null; // the fetch would read on this thread: nothing to gain by starting it early
-    }
-    RowGroupFetch fetch = startFetch(context, meta, path, rowGroupIndex, projection, alsoHeld);
-    return fetch == null ? null : new RowGroupScanner(context, meta, path, rowGroupIndex, projection, fetch);
   }
 
   /** Bytes this scanner's coalesced reads hold in memory (0 when it reads chunk by chunk). */
@@ -234,6 +205,11 @@ public final class RowGroupScanner implements AutoCloseable {
     Batch batch = new Batch(rowGroup.index(), start, rows, columns);
     rowsDone = start + rows;
     return batch;
+  }
+
+  /** Whether rows are left for another batch. */
+  public boolean hasNext() {
+    return nextStart() >= 0;
   }
 
   /** The first row of the next batch, or -1 when no rows are left. */

@@ -29,4 +29,9 @@ public record ScanContext(FileSystem fileSystem, ScanOptions options, BufferSour
           + " queued behind it would deadlock)");
     }
   }
+
+  /** The same resources and metrics with other options (e.g. a row group's batch size). */
+  public ScanContext withOptions(ScanOptions other) {
+    return new ScanContext(fileSystem, other, buffers, scanPool, decodePool, metrics);
+  }
 }

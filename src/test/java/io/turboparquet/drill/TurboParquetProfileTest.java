@@ -270,10 +270,12 @@ public class TurboParquetProfileTest extends ClusterTest {
   }
 
   /**
-   * Decoding ahead crosses row groups: a reader opens the next reader's row group while its last
-   * batch is in use. All rows come out as from Drill's reader, and a LIMIT that ends exactly at a
-   * row group's end (so the next row group was opened but never set up) leaves no buffer behind:
-   * Drill's allocator fails the query (or the cluster's close) on a leak.
+   * The scan's pipeline reads ahead across row groups (every row group after the first is read
+   * while an earlier one decodes) and opens the next reader's row group while the last batch of
+   * the current one is in use. All rows come out as from Drill's reader, and a LIMIT that ends
+   * exactly at a row group's end (so the next row group was opened and others read ahead, but
+   * never set up) leaves no buffer behind: Drill's allocator fails the query (or the cluster's
+   * close) on a leak.
    */
   @Test
   public void decodingAheadAcrossRowGroupsKeepsRowsAndFreesWhatALimitLeaves() throws Exception {
@@ -286,6 +288,7 @@ public class TurboParquetProfileTest extends ClusterTest {
     client.alterSession(ExecConstants.PARQUET_FLAT_BATCH_NUM_RECORDS, 1500L);
     try {
       assertEquals(Result.of(client, sql + builtIn(t)), Result.of(client, sql + turbo(t)));
+      assertEquals(footer.rowGroups().size() - 1, (long) scanMetrics(sql + turbo(t)).get("NUM_PREFETCHED_ROWGROUPS"));
       long rows = 0;
       for (int g = 0; g < footer.rowGroups().size() - 1; g++) {
         rows += footer.rowGroups().get(g).numRows();

@@ -1,0 +1,286 @@
+package io.turboparquet.scan;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.List;
+
+/**
+ * The one owner of everything in a scan that spans row groups: a list of {@link RowGroupRead}s
+ * (one file's row groups, or a Drill fragment's row groups across files) read in order. Per row
+ * group it plans the page selection once (page-index skipping, when the read has a filter), starts
+ * the coalesced reads ({@link RowGroupFetch}) and opens the {@link RowGroupScanner}. Across row
+ * groups it reads up to {@link #PREFETCH_DEPTH} row groups ahead while the current one decodes, as
+ * long as the current and the prefetched bytes fit the memory budget together, and when the
+ * current row group has no batch left, opens the next one and decodes its first batch before the
+ * consumer asks for it. {@link #close} stops reads not yet started, waits for running ones and
+ * releases every buffer, whatever state the scan is in.
+ *
+ * <p>The consumer (the CLI's {@link ParquetFileScanner}, Drill's record readers) calls
+ * {@link #open} for each read in increasing order, {@link #next} for its batches, and
+ * {@link #decodeAhead} once done with each batch. Single-threaded: one consumer thread.
+ */
+public final class RowGroupPipeline implements AutoCloseable {
+  /**
+   * Most row groups read ahead at once: with per-call latency a single row group's reads leave
+   * the storage idle between row groups (measured: 33% of a 400 MiB/s ceiling with one ahead).
+   */
+  static final int PREFETCH_DEPTH = 4;
+
+  /** A read whose bytes are being fetched ahead of its turn. */
+  private record Ahead(int read, RowGroupFetch fetch) {
+  }
+
+  private final ScanContext context;
+  private final List<RowGroupRead> reads;
+  /** Each read's page selection once planned (null entries: read whole). */
+  private final PageSelection[] selections;
+  private final boolean[] planned;
+  /** Reads started ahead of their turn, in read order. */
+  private final ArrayDeque<Ahead> ahead = new ArrayDeque<>();
+  private int current = -1;
+  private RowGroupScanner scanner;
+  /** The next read's scanner, opened early (its first batch decoding) once the current one ran out of batches. */
+  private RowGroupScanner early;
+  private boolean closed;
+
+  /**
+   * @param context the scan's resources, metrics and options; the options decide everything across
+   *     row groups (prefetching, the memory budget), each read's own options its batches
+   */
+  public RowGroupPipeline(ScanContext context, List<RowGroupRead> reads) {
+    this.context = context;
+    this.reads = List.copyOf(reads);
+    this.selections = new PageSelection[this.reads.size()];
+    this.planned = new boolean[this.reads.size()];
+  }
+
+  public int size() {
+    return reads.size();
+  }
+
+  public RowGroupRead read(int i) {
+    return reads.get(i);
+  }
+
+  /**
+   * Makes read {@code i} the current one, closing the one before (reads skipped over are dropped).
+   * False when nothing of it is to be read: no projected column, no rows, or its filter rules out
+   * every row (then {@link #next} returns null at once).
+   */
+  public boolean open(int i) throws IOException {
+    if (closed) {
+      throw new IllegalStateException("the scan is closed");
+    }
+    if (i <= current || i >= reads.size()) {
+      throw new IllegalArgumentException("read " + i + " cannot follow read " + current + " of " + reads.size());
+    }
+    closeScanner();
+    RowGroupScanner opened = early;
+    early = null;
+    if (opened != null && i != current + 1) {
+      opened.close();
+      opened = null;
+    }
+    current = i;
+    scanner = opened != null ? opened : start(i);
+    if (scanner != null) {
+      prefetch(i + 1);
+    }
+    return scanner != null;
+  }
+
+  /** The current read's next batch, or null when it has no more. Invalidates the previous batch. */
+  public Batch next() throws IOException {
+    return scanner == null ? null : scanner.next();
+  }
+
+  /**
+   * Tells the pipeline the consumer is done with the last batch. With decoding ahead on, the
+   * current row group's next batch starts decoding; when it has none left, the next read is
+   * opened now and its first batch starts decoding, provided its reads were started ahead (there
+   * is nothing to overlap otherwise). What goes wrong in opening it early is left for its
+   * {@link #open} to meet again and report.
+   */
+  public void decodeAhead() {
+    if (scanner == null) {
+      return;
+    }
+    if (scanner.hasNext()) {
+      scanner.decodeAhead();
+      return;
+    }
+    int next = current + 1;
+    Ahead head = ahead.peek();
+    if (early != null || head == null || head.read() != next) {
+      return;
+    }
+    ScanOptions options = reads.get(next).options();
+    if (!options.decodeAhead() || !options.parallelDecode()) {
+      return;
+    }
+    try {
+      early = start(next);
+      if (early != null) {
+        early.decodeAhead();
+      }
+    } catch (IOException | RuntimeException e) {
+      closeEarly();
+    }
+  }
+
+  /** Read {@code i}'s scanner over its reads started ahead, or started now; null when nothing of it is read. */
+  private RowGroupScanner start(int i) throws IOException {
+    RowGroupRead read = reads.get(i);
+    RowGroupFetch fetch = takeAhead(i);
+    try {
+      if (read.rowGroup() < 0) {
+        return null;
+      }
+      if (!read.readsData()) {
+        context.metrics().addRowGroup(read.numRows());
+        return null;
+      }
+      PageSelection selection = selection(i);
+      if (selection != null && selection.rows().isEmpty()) {
+        context.metrics().addRowGroup(read.numRows()); // nothing was read of it
+        return null;
+      }
+      ScanContext c = contextOf(read);
+      if (fetch == null) {
+        fetch = RowGroupScanner.startFetch(c, read.metadata(), read.path(), read.rowGroup(), read.projection(),
+            aheadBytes(), selection);
+      }
+      RowGroupFetch owned = fetch;
+      fetch = null; // the scanner owns it now, and closes it if it fails
+      RowGroupScanner s = new RowGroupScanner(c, read.metadata(), read.path(), read.rowGroup(), read.projection(),
+          owned, selection);
+      context.metrics().addRowGroup(read.numRows());
+      return s;
+    } finally {
+      if (fetch != null) {
+        fetch.close();
+      }
+    }
+  }
+
+  /** The fetch started ahead for read {@code i}, if any; fetches of reads before it are dropped. */
+  private RowGroupFetch takeAhead(int i) {
+    while (!ahead.isEmpty() && ahead.peek().read() < i) {
+      ahead.poll().fetch().close();
+    }
+    Ahead head = ahead.peek();
+    if (head != null && head.read() == i) {
+      ahead.poll();
+      return head.fetch();
+    }
+    return null;
+  }
+
+  private long aheadBytes() {
+    long held = 0;
+    for (Ahead a : ahead) {
+      held += a.fetch().bytes();
+    }
+    return held;
+  }
+
+  /**
+   * Starts reading the reads after the current one, from {@code first} on, while it decodes: only
+   * with coalesced async reads, at most {@link #PREFETCH_DEPTH} ahead, and only while the current,
+   * the early-opened and the prefetched row groups' bytes fit the memory budget together. Reads
+   * with nothing to read are passed over. A page index that cannot be read stops prefetching: the
+   * read's own {@link #open} meets the error again and reports it.
+   */
+  private void prefetch(int first) {
+    ScanOptions options = context.options();
+    if (!options.prefetchRowGroups() || !options.asyncPageReads() || context.scanPool() == null
+        || scanner.fetchedBytes() == 0) {
+      return;
+    }
+    long held = scanner.fetchedBytes() + aheadBytes();
+    int next = ahead.isEmpty() ? first : Math.max(first, ahead.peekLast().read() + 1);
+    while (ahead.size() < PREFETCH_DEPTH && next < reads.size()) {
+      RowGroupRead read = reads.get(next);
+      PageSelection selection;
+      try {
+        selection = read.readsData() ? selection(next) : null;
+      } catch (IOException | RuntimeException e) {
+        return;
+      }
+      if (!read.readsData() || selection != null && selection.rows().isEmpty()) {
+        next++;
+        continue;
+      }
+      RowGroupFetch fetch = RowGroupScanner.startFetch(contextOf(read), read.metadata(), read.path(),
+          read.rowGroup(), read.projection(), held, selection);
+      if (fetch == null) {
+        return;
+      }
+      ahead.add(new Ahead(next, fetch));
+      context.metrics().addPrefetchedRowGroup();
+      held += fetch.bytes();
+      next++;
+    }
+  }
+
+  /** The page selection of read {@code i}, planned once (its page index is read then). */
+  private PageSelection selection(int i) throws IOException {
+    RowGroupRead read = reads.get(i);
+    if (read.filter() == null) {
+      return null;
+    }
+    if (!planned[i]) {
+      selections[i] = PageSelection.plan(contextOf(read), read.metadata(), read.path(), read.rowGroup(),
+          read.projection(), read.filter());
+      planned[i] = true;
+    }
+    return selections[i];
+  }
+
+  private ScanContext contextOf(RowGroupRead read) {
+    return read.options() == context.options() ? context : context.withOptions(read.options());
+  }
+
+  private void closeScanner() {
+    if (scanner != null) {
+      RowGroupScanner s = scanner;
+      scanner = null;
+      s.close();
+    }
+  }
+
+  private void closeEarly() {
+    if (early != null) {
+      RowGroupScanner s = early;
+      early = null;
+      s.close();
+    }
+  }
+
+  /** Stops every read not yet started, waits for running ones, and releases every buffer. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    RuntimeException failure = null;
+    try {
+      closeScanner();
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    try {
+      closeEarly();
+    } catch (RuntimeException e) {
+      failure = failure == null ? e : failure;
+    }
+    Ahead a;
+    while ((a = ahead.poll()) != null) {
+      a.fetch().close();
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}

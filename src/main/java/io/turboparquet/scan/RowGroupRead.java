@@ -1,0 +1,40 @@
+package io.turboparquet.scan;
+
+import io.turboparquet.filter.Filter;
+import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.FileMetadata;
+import java.util.List;
+import java.util.Objects;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * One row group a {@link RowGroupPipeline} reads: the file and its footer, the row group's index
+ * (negative: a file without row groups, nothing to read), the projected leaves (empty: row counts
+ * only), the filter bound to the file's schema (null: every row), and the options its batches are
+ * read with (batch size may differ per row group; everything the pipeline itself decides comes
+ * from the pipeline's own options).
+ */
+public record RowGroupRead(Path path, FileMetadata metadata, int rowGroup, List<ColumnDescriptor> projection,
+    Filter filter, ScanOptions options) {
+
+  public RowGroupRead {
+    Objects.requireNonNull(path, "path");
+    Objects.requireNonNull(metadata, "metadata");
+    Objects.requireNonNull(options, "options");
+    projection = List.copyOf(projection);
+    if (rowGroup >= metadata.rowGroups().size()) {
+      throw new IllegalArgumentException("[" + metadata.file() + "] has " + metadata.rowGroups().size()
+          + " row groups, not " + (rowGroup + 1));
+    }
+  }
+
+  /** Rows the row group holds (0 for a file without row groups). */
+  public long numRows() {
+    return rowGroup < 0 ? 0 : metadata.rowGroups().get(rowGroup).numRows();
+  }
+
+  /** Whether any column data is to be read: a projected column, and rows to read it for. */
+  boolean readsData() {
+    return !projection.isEmpty() && numRows() > 0;
+  }
+}

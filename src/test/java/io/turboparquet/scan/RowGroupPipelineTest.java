@@ -1,0 +1,218 @@
+package io.turboparquet.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turboparquet.cli.ColumnDigest;
+import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.fuzz.ParquetJavaDigest;
+import io.turboparquet.io.TrackingBufferSource;
+import io.turboparquet.storage.SlowFileSystem;
+import io.turboparquet.testing.TestFileGenerator;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The pipeline that owns a scan's cross-row-group work: row groups of several files read in one
+ * order give parquet-java's values, reads ahead cross file boundaries within the memory budget, the
+ * next row group opens while the last batch of the current one is in use, and closing at any
+ * point releases every buffer.
+ */
+class RowGroupPipelineTest {
+  private static final List<String> COLUMNS = List.of("c1", "c4", "c6");
+  @TempDir static java.nio.file.Path dir;
+  private static java.nio.file.Path first;
+  private static java.nio.file.Path second;
+
+  @BeforeAll
+  static void writeFiles() throws IOException {
+    first = dir.resolve("first.parquet");
+    second = dir.resolve("second.parquet");
+    // 8 INT64 columns, 30,000 rows, row groups of about 256 KB: several per file
+    TestFileGenerator.wideInt64(first, 8, 30_000, 8 * 1024, 256 * 1024, 1);
+    TestFileGenerator.wideInt64(second, 8, 20_000, 8 * 1024, 256 * 1024, 2);
+  }
+
+  private static ScanOptions options(long memoryBudget) {
+    return ScanOptions.builder().batchSize(3000).memoryBudget(memoryBudget).decodeAhead(true).build();
+  }
+
+  /** Every row group of both files, in file order, over the projection. */
+  private static List<RowGroupRead> reads(ScanContext context, List<String> columns) throws IOException {
+    List<RowGroupRead> reads = new ArrayList<>();
+    for (java.nio.file.Path file : List.of(first, second)) {
+      Path path = ScanHarness.hadoopPath(file);
+      FileMetadata meta = ParquetFileScanner.readMetadata(context, path);
+      List<ColumnDescriptor> projection = meta.schema().project(columns);
+      for (int i = 0; i < meta.rowGroups().size(); i++) {
+        reads.add(new RowGroupRead(path, meta, i, projection, null, context.options()));
+      }
+    }
+    return reads;
+  }
+
+  /** Digest lines of the reads in order, reading each to its end and deciding ahead after every batch. */
+  private static List<String> digest(RowGroupPipeline pipeline, List<ColumnDescriptor> projection)
+      throws IOException {
+    List<ColumnDigest> digests = projection.stream().map(ColumnDigest::new).toList();
+    for (int i = 0; i < pipeline.size(); i++) {
+      assertTrue(pipeline.open(i));
+      Batch batch;
+      while ((batch = pipeline.next()) != null) {
+        for (int c = 0; c < digests.size(); c++) {
+          digests.get(c).accept(batch.columns().get(c));
+        }
+        pipeline.decodeAhead();
+      }
+    }
+    return digests.stream().map(ColumnDigest::line).toList();
+  }
+
+  @Test
+  void rowGroupsOfSeveralFilesGiveParquetJavasValuesAndReadAheadAcrossFiles() throws IOException {
+    List<String> expected = ParquetJavaDigest.digest(List.of(first, second), COLUMNS);
+    try (ScanHarness harness = new ScanHarness()) {
+      TrackingBufferSource buffers = new TrackingBufferSource();
+      ScanMetrics metrics = new ScanMetrics();
+      ScanContext context = harness.context(options(1L << 30), buffers, metrics);
+      List<RowGroupRead> reads = reads(context, COLUMNS);
+      assertTrue(reads.size() >= 6, "row groups: " + reads.size());
+      try (RowGroupPipeline pipeline = new RowGroupPipeline(context, reads)) {
+        assertEquals(expected, digest(pipeline, reads.get(0).projection()));
+      }
+      assertEquals(0, buffers.outstanding());
+      assertEquals(reads.size(), metrics.rowGroups());
+      // With room for all, every row group but the first was read ahead, the second file's too.
+      assertEquals(reads.size() - 1, metrics.prefetchedRowGroups());
+    }
+  }
+
+  @Test
+  void readsAheadOnlyWhatFitsTheBudgetBesideTheCurrentRowGroup() throws IOException {
+    try (ScanHarness harness = new ScanHarness()) {
+      TrackingBufferSource buffers = new TrackingBufferSource();
+      ScanMetrics metrics = new ScanMetrics();
+      List<RowGroupRead> reads = reads(harness.context(options(1L << 30), buffers, new ScanMetrics()), COLUMNS);
+      long[] bytes = reads.stream()
+          .mapToLong(r -> RowGroupFetch.projectedBytes(r.metadata(), r.rowGroup(), r.projection())).toArray();
+      long budget = java.util.Arrays.stream(bytes).max().getAsLong() * 3 / 2; // one and a half row groups
+      // Row group i+1 is read ahead while i is current exactly when the two fit the budget together
+      // (no three neighbours fit, so depth never matters here).
+      int expected = 0;
+      for (int i = 0; i + 1 < bytes.length; i++) {
+        expected += bytes[i] + bytes[i + 1] <= budget ? 1 : 0;
+        assertTrue(i + 2 >= bytes.length || bytes[i] + bytes[i + 1] + bytes[i + 2] > budget);
+      }
+      assertTrue(expected < bytes.length - 1, "the budget must stop some reads ahead: " + budget);
+      ScanContext context = harness.context(options(budget), buffers, metrics);
+      List<RowGroupRead> tight = reads.stream().map(r -> new RowGroupRead(r.path(), r.metadata(), r.rowGroup(),
+          r.projection(), null, context.options())).toList();
+      List<String> expectedValues = ParquetJavaDigest.digest(List.of(first, second), COLUMNS);
+      try (RowGroupPipeline pipeline = new RowGroupPipeline(context, tight)) {
+        assertEquals(expectedValues, digest(pipeline, tight.get(0).projection()));
+      }
+      assertEquals(expected, metrics.prefetchedRowGroups());
+      assertEquals(0, buffers.outstanding());
+    }
+  }
+
+  @Test
+  void theLastBatchOfARowGroupOpensTheNextOne() throws IOException {
+    try (ScanHarness harness = new ScanHarness()) {
+      TrackingBufferSource buffers = new TrackingBufferSource();
+      ScanMetrics metrics = new ScanMetrics();
+      ScanContext context = harness.context(options(1L << 30), buffers, metrics);
+      List<RowGroupRead> reads = reads(context, COLUMNS);
+      try (RowGroupPipeline pipeline = new RowGroupPipeline(context, reads)) {
+        assertTrue(pipeline.open(0));
+        long rows = 0;
+        while (rows < reads.get(0).numRows()) {
+          rows += pipeline.next().rows();
+          assertEquals(1, metrics.rowGroups(), "opened before the last batch of row group 0 was used");
+          pipeline.decodeAhead();
+        }
+        // Done with row group 0's last batch: row group 1 is open and its first batch decoding.
+        assertEquals(2, metrics.rowGroups());
+        assertNull(pipeline.next());
+        assertTrue(pipeline.open(1));
+        assertEquals(2, metrics.rowGroups());
+        assertTrue(pipeline.next().rows() > 0);
+      }
+      assertEquals(0, buffers.outstanding());
+    }
+  }
+
+  @Test
+  void readsWithoutColumnsOrPassedOverReadNothingAndTheRestStayRight() throws IOException {
+    try (ScanHarness harness = new ScanHarness()) {
+      TrackingBufferSource buffers = new TrackingBufferSource();
+      ScanMetrics metrics = new ScanMetrics();
+      ScanContext context = harness.context(options(1L << 30), buffers, metrics);
+      List<RowGroupRead> all = reads(context, COLUMNS);
+      List<RowGroupRead> reads = new ArrayList<>(all);
+      RowGroupRead second = all.get(1);
+      // Row group 1 with no columns (count(*)): row counts only, no bytes.
+      reads.set(1, new RowGroupRead(second.path(), second.metadata(), 1, List.of(), null, second.options()));
+      try (RowGroupPipeline pipeline = new RowGroupPipeline(context, reads)) {
+        assertTrue(pipeline.open(0));
+        assertTrue(pipeline.next().rows() > 0);
+        assertFalse(pipeline.open(1));
+        assertNull(pipeline.next());
+        // Row group 2 is passed over (its reads ahead dropped); row group 3 reads whole and right.
+        assertTrue(pipeline.open(3));
+        List<ColumnDigest> digests = all.get(3).projection().stream().map(ColumnDigest::new).toList();
+        Batch batch;
+        long rows = 0;
+        while ((batch = pipeline.next()) != null) {
+          rows += batch.rows();
+          for (int c = 0; c < digests.size(); c++) {
+            digests.get(c).accept(batch.columns().get(c));
+          }
+        }
+        assertEquals(all.get(3).numRows(), rows);
+        assertThrows(IllegalArgumentException.class, () -> pipeline.open(2));
+      }
+      assertEquals(0, buffers.outstanding());
+    }
+  }
+
+  @Test
+  void closingWhileReadsAheadAreInFlightReleasesEveryBuffer() throws Exception {
+    Configuration conf = new Configuration();
+    conf.set(SlowFileSystem.LATENCY, "40ms");
+    conf.setLong(SlowFileSystem.STREAM_BANDWIDTH, 4L << 20);
+    try (SlowFileSystem slow = new SlowFileSystem()) {
+      slow.initialize(URI.create("slow:///"), conf);
+      try (ScanHarness harness = new ScanHarness(slow)) {
+        TrackingBufferSource buffers = new TrackingBufferSource();
+        ScanMetrics metrics = new ScanMetrics();
+        ScanContext context = harness.context(options(1L << 30), buffers, metrics);
+        List<RowGroupRead> reads = new ArrayList<>();
+        for (RowGroupRead r : reads(harness.context(options(1L << 30), buffers, new ScanMetrics()), COLUMNS)) {
+          reads.add(new RowGroupRead(new Path("slow://" + r.path().toUri().getPath()), r.metadata(), r.rowGroup(),
+              r.projection(), null, r.options()));
+        }
+        RowGroupPipeline pipeline = new RowGroupPipeline(context, reads);
+        assertTrue(pipeline.open(0));
+        assertTrue(pipeline.next().rows() > 0);
+        pipeline.decodeAhead();
+        assertEquals(RowGroupPipeline.PREFETCH_DEPTH, metrics.prefetchedRowGroups(), "reads ahead in flight");
+        assertTrue(buffers.outstanding() > 0);
+        pipeline.close();
+        assertEquals(0, buffers.outstanding(), "buffers still held after close");
+        assertThrows(IllegalStateException.class, () -> pipeline.open(1));
+      }
+    }
+  }
+}
