@@ -43,7 +43,7 @@ import org.apache.hadoop.fs.Path;
  * batch within one range ({@link Batch#firstRow} is its first row in the row group); each column
  * reads only its selected pages ({@link IndexedPageReader}) and skips to every range's first row.
  */
-public final class RowGroupScanner implements AutoCloseable {
+final class RowGroupScanner implements AutoCloseable {
   private final ScanContext context;
   private final String file;
   private final RowGroupMeta rowGroup;
@@ -65,7 +65,7 @@ public final class RowGroupScanner implements AutoCloseable {
   private boolean checkedEnd;
 
   /** Scans a row group, reading it coalesced when the options ask for that and it fits the budget. */
-  public RowGroupScanner(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
+  RowGroupScanner(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
       List<ColumnDescriptor> projection) throws IOException {
     this(context, meta, path, rowGroupIndex, projection,
         startFetch(context, meta, path, rowGroupIndex, projection, 0, null), null);
