@@ -52,6 +52,9 @@ final class DrillScanOptions {
       b.maxPageEntries(atLeast("maxPageEntries", config.getMaxPageEntries(), 1));
     }
     b.batchBytes(batchBytes(options, config));
+    if (config.getPageIndexSkipping() != null) {
+      b.pageIndexSkipping(config.getPageIndexSkipping());
+    }
     return b.build();
   }
 

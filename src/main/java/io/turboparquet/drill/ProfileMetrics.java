@@ -37,6 +37,11 @@ final class ProfileMetrics {
     stats.addLongStat(ScanMetric.NUM_STORE_REQUESTS, m.storeRequests());
     stats.addLongStat(ScanMetric.TOTAL_STORE_BYTES, m.storeBytes());
     stats.addLongStat(ScanMetric.NUM_PREFETCHED_ROWGROUPS, m.prefetchedRowGroups());
+    stats.addLongStat(ScanMetric.NUM_PAGES_SKIPPED, m.pagesSkipped());
+    stats.addLongStat(ScanMetric.NUM_ROWS_SKIPPED, m.rowsSkipped());
+    stats.addLongStat(ScanMetric.TOTAL_BYTES_SKIPPED, m.bytesSkipped());
+    stats.addLongStat(ScanMetric.TOTAL_PAGE_INDEX_BYTES, m.pageIndexBytes());
+    stats.addLongStat(ScanMetric.NUM_PAGE_INDEX_FALLBACKS, m.pageIndexFallbacks());
     if (options != null) {
       stats.setLongStat(ScanMetric.OPTION_ASYNC_PAGE_READS, options.asyncPageReads() ? 1 : 0);
       stats.setLongStat(ScanMetric.OPTION_BUFFERED_READS, options.bufferedReads() ? 1 : 0);

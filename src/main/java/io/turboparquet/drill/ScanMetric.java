@@ -79,7 +79,17 @@ enum ScanMetric implements MetricDef {
   /** Bytes those GET requests delivered. */
   TOTAL_STORE_BYTES,
   /** Row groups whose reads started while an earlier row group of the scan was decoding. */
-  NUM_PREFETCHED_ROWGROUPS;
+  NUM_PREFETCHED_ROWGROUPS,
+  /** Data pages not read because the page index ruled out their rows (page-index skipping). */
+  NUM_PAGES_SKIPPED,
+  /** Rows of read row groups that page-index skipping ruled out (never decoded). */
+  NUM_ROWS_SKIPPED,
+  /** Stored bytes of projected column chunks not read because of it. */
+  TOTAL_BYTES_SKIPPED,
+  /** Bytes of column and offset indexes read to decide. */
+  TOTAL_PAGE_INDEX_BYTES,
+  /** Row groups the filter could have narrowed, read whole because a projected column is nested. */
+  NUM_PAGE_INDEX_FALLBACKS;
 
   private static final Logger logger = LoggerFactory.getLogger(ScanMetric.class);
 

@@ -56,9 +56,15 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
    * that is 0, Drill's operator output batch size, 16 MiB).
    */
   private final Long batchBytes;
+  /**
+   * Read only the pages whose column-index statistics may match the filter Drill pushed into the
+   * scan (default true); the rows returned are then a superset of the matching ones, which Drill's
+   * filter above the scan narrows as always.
+   */
+  private final Boolean pageIndexSkipping;
 
   public TurboParquetFormatConfig() {
-    this(null, false, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+    this(null, false, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
   }
 
   @JsonCreator
@@ -79,7 +85,8 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
       @JsonProperty("decodeAhead") Boolean decodeAhead,
       @JsonProperty("maxPageBytes") Integer maxPageBytes,
       @JsonProperty("maxPageEntries") Integer maxPageEntries,
-      @JsonProperty("batchBytes") Long batchBytes) {
+      @JsonProperty("batchBytes") Long batchBytes,
+      @JsonProperty("pageIndexSkipping") Boolean pageIndexSkipping) {
     super(autoCorrectCorruptDates, enableStringsSignedMinMax, blockSize, pageSize, useSingleFSBlock,
         writerCompressionType, writerLogicalTypeForDecimals, writerUsePrimitivesForDecimals, writerFormatVersion);
     this.memoryBudget = memoryBudget;
@@ -90,6 +97,7 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
     this.maxPageBytes = maxPageBytes;
     this.maxPageEntries = maxPageEntries;
     this.batchBytes = batchBytes;
+    this.pageIndexSkipping = pageIndexSkipping;
   }
 
   @JsonProperty
@@ -132,6 +140,11 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
     return batchBytes;
   }
 
+  @JsonProperty
+  public Boolean getPageIndexSkipping() {
+    return pageIndexSkipping;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof TurboParquetFormatConfig that
@@ -143,13 +156,14 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
         && Objects.equals(decodeAhead, that.decodeAhead)
         && Objects.equals(maxPageBytes, that.maxPageBytes)
         && Objects.equals(maxPageEntries, that.maxPageEntries)
-        && Objects.equals(batchBytes, that.batchBytes);
+        && Objects.equals(batchBytes, that.batchBytes)
+        && Objects.equals(pageIndexSkipping, that.pageIndexSkipping);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(NAME, super.hashCode(), memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead, maxPageBytes,
-        maxPageEntries, batchBytes);
+        maxPageEntries, batchBytes, pageIndexSkipping);
   }
 
   @Override
@@ -158,6 +172,7 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
         + ", parallelDecode=" + parallelDecode
         + ", verifyChecksums=" + verifyChecksums + ", coalescedReads=" + coalescedReads
         + ", decodeAhead=" + decodeAhead + ", maxPageBytes=" + maxPageBytes
-        + ", maxPageEntries=" + maxPageEntries + ", batchBytes=" + batchBytes + "]";
+        + ", maxPageEntries=" + maxPageEntries + ", batchBytes=" + batchBytes
+        + ", pageIndexSkipping=" + pageIndexSkipping + "]";
   }
 }

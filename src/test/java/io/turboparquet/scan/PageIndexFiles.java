@@ -47,7 +47,7 @@ public final class PageIndexFiles {
   }
 
   /** {@code rows} rows; v2 pages and no dictionary when {@code v2}. */
-  static void write(Path file, int rows, boolean v2, long seed) throws IOException {
+  public static void write(Path file, int rows, boolean v2, long seed) throws IOException {
     SplittableRandom r = new SplittableRandom(seed);
     SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
     try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new LocalOutputFile(file))

@@ -1,0 +1,113 @@
+package io.turboparquet.drill;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import io.turboparquet.scan.PageIndexFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.drill.exec.ExecConstants;
+import org.apache.drill.test.ClusterTest;
+import org.apache.drill.test.QueryBuilder.QuerySummary;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * Page-index skipping inside Drill: the filter Drill pushes into the scan ({@link DrillPredicates})
+ * reaches the fragment's pipeline, which reads only the pages that may hold matching rows. Drill's
+ * built-in reader on the same query is the oracle: every filter gives its rows, whether the filter
+ * translates in full, in part (an AND with a term we cannot use) or not at all; selective filters
+ * on sorted columns skip pages and read a fraction of the bytes; the format property
+ * {@code pageIndexSkipping => false} skips nothing.
+ */
+public class TurboParquetPageSkippingDrillTest extends ClusterTest {
+  private static final String SCAN = TurboParquetRowGroupScan.OPERATOR_TYPE;
+  private static final String COLUMNS = "key, down, small, d, f, s, `mode`, `day`";
+  private static String table;
+
+  /** Filters whose rows must equal the built-in reader's; the first ones select few pages of a sorted column. */
+  private static final List<String> SELECTIVE = List.of(
+      "key between 60000 and 60120",
+      "key < 300 or key > 119700",
+      "down = 20000",
+      "`day` >= date '1996-01-05' and `day` < date '1996-01-08'",
+      "s >= 'prefix-z'",
+      "key >= 90000 and `mode` = 'AIR'",
+      "key in (3, 60001, 119998)");
+  private static final List<String> OTHERS = List.of(
+      "small is null",
+      "small is not null and key < 1000",
+      "`mode` in ('MAIL', 'SHIP')",
+      "d > 999.0",
+      "f < -49.5 or key = 45000",
+      "cast(key as varchar) = '60003'",
+      "key + 1 = 60004",
+      "key > 60000 and cast(key as varchar) like '6000%'",
+      "not (key < 119000)");
+
+  @BeforeClass
+  public static void setup() throws Exception {
+    startCluster(EmbeddedDrill.builder(dirTestWatcher).maxParallelization(1)
+        .sessionOption(ExecConstants.QUERY_PROFILE_DEBUG_OPTION, true));
+    Path dir = Files.createDirectories(dirTestWatcher.getRootDir().toPath().resolve("indexed"));
+    PageIndexFiles.write(dir.resolve("v1.parquet"), 40_000, false, 1);
+    table = "indexed/v1.parquet";
+  }
+
+  private static String query(String format, String where) {
+    return "select " + COLUMNS + " from table(dfs.`" + table + "`(" + format + ")) where " + where + " order by key";
+  }
+
+  @Test
+  public void everyFilterGivesTheBuiltInReadersRows() throws Exception {
+    for (String where : concat(SELECTIVE, OTHERS)) {
+      Result expected = Result.of(client, query("type => 'parquet'", where));
+      assertEquals(where, expected, Result.of(client, query("type => 'turbo-parquet'", where)));
+      assertEquals(where, expected,
+          Result.of(client, query("type => 'turbo-parquet', pageIndexSkipping => false", where)));
+    }
+  }
+
+  @Test
+  public void selectiveFiltersOnSortedColumnsSkipPagesAndBytes() throws Exception {
+    long all = scanMetrics("select " + COLUMNS + " from table(dfs.`" + table + "`(type => 'turbo-parquet'))")
+        .get("TOTAL_READ_BYTES");
+    for (String where : SELECTIVE) {
+      Map<String, Long> m = scanMetrics(query("type => 'turbo-parquet'", where));
+      assertTrue(where + ": " + m, m.get("NUM_PAGES_SKIPPED") > 0);
+      assertTrue(where + ": " + m, m.get("NUM_ROWS_SKIPPED") > 0);
+      assertTrue(where + ": " + m, m.get("TOTAL_PAGE_INDEX_BYTES") > 0);
+      Map<String, Long> off = scanMetrics(query("type => 'turbo-parquet', pageIndexSkipping => false", where));
+      assertEquals(where, 0L, (long) off.get("NUM_PAGES_SKIPPED"));
+      assertTrue(where + ": read " + m.get("TOTAL_READ_BYTES") + " of " + off.get("TOTAL_READ_BYTES"),
+          m.get("TOTAL_READ_BYTES") < off.get("TOTAL_READ_BYTES"));
+    }
+    // A range of 0.1% of the sorted key reads a small part of what the whole table takes.
+    long range = scanMetrics(query("type => 'turbo-parquet'", SELECTIVE.get(0))).get("TOTAL_READ_BYTES");
+    assertTrue("read " + range + " of " + all, range * 10 < all);
+  }
+
+  @Test
+  public void filtersWeCannotUseSkipNothing() throws Exception {
+    for (String where : List.of("cast(key as varchar) = '60003'", "key + 1 = 60004")) {
+      assertEquals(where, 0L, (long) scanMetrics(query("type => 'turbo-parquet'", where)).get("NUM_PAGES_SKIPPED"));
+    }
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> out = new java.util.ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+
+  /** The named metrics of the query's single turbo scan operator. */
+  private static Map<String, Long> scanMetrics(String sql) throws Exception {
+    QuerySummary summary = client.queryBuilder().sql(sql).run();
+    assertTrue(summary.toString(), summary.succeeded());
+    List<ScanProfiles.Operator> scans = ScanProfiles.of(cluster, summary, SCAN);
+    assertEquals(sql, 1, scans.size());
+    return scans.get(0).metrics();
+  }
+}
