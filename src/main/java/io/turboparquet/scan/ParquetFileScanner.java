@@ -15,8 +15,10 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Scans a whole file over a projection: its row groups in order, batch by batch. With a filter
- * (and {@link ScanOptions#pageIndexSkipping()} on), each row group's page index first narrows the
+ * Scans a whole file over a projection: its row groups in order, batch by batch. With a filter, a
+ * row group whose dictionaries or bloom filters show that no row can match is not read
+ * ({@link RowGroupPruning}; {@link ScanOptions#dictionaryPruning()}, {@link ScanOptions#bloomFilterPruning()}),
+ * and (with {@link ScanOptions#pageIndexSkipping()} on) each other row group's page index narrows the
  * rows to those that may match ({@link PageSelection}): row groups without such rows are not read,
  * and only their pages are read of the others. Batches then hold a superset of the matching rows;
  * evaluating the filter on them is the caller's job.
@@ -191,13 +193,17 @@ public final class ParquetFileScanner implements AutoCloseable {
     }
   }
 
-  /** The page selection of row group {@code index}, planned once (its page index is read then). */
+  /**
+   * The page selection of row group {@code index}, planned once: none when its dictionaries or bloom
+   * filters rule it out ({@link RowGroupPruning}), else from its page index (read then).
+   */
   private PageSelection selection(int index) throws IOException {
     if (filter == null) {
       return null;
     }
     if (!planned[index]) {
-      selections[index] = PageSelection.plan(context, metadata, path, index, projection, filter);
+      selections[index] = RowGroupPruning.prunes(context, metadata, path, index, filter) ? PageSelection.none()
+          : PageSelection.plan(context, metadata, path, index, projection, filter);
       planned[index] = true;
     }
     return selections[index];
