@@ -88,6 +88,11 @@ public abstract class ValueOrder {
       this.date = date;
     }
 
+    /** The decimal scale of the stored integers (0 unless DECIMAL). */
+    int scale() {
+      return scale;
+    }
+
     @Override
     public Object decode(byte[] b) {
       if (b == null) {

@@ -11,6 +11,11 @@ import java.util.List;
  * @param codecId the codec's Thrift id as stored
  * @param statistics the chunk's statistics, or null when absent or not asked for
  * @param pageIndex where the chunk's column and offset indexes are, or null when it has none
+ * @param encodingStats the encodings of the chunk's pages ({@code ColumnMetaData.encoding_stats}), or null when
+ *     the footer has none
+ * @param unknownEncodings whether {@code ColumnMetaData.encodings} listed an encoding id this reader does not
+ *     know (left out of {@code encodings})
+ * @param bloomFilter where the chunk's bloom filter is, or null when it has none
  */
 public record ColumnChunkMeta(
     ColumnDescriptor column,
@@ -23,17 +28,28 @@ public record ColumnChunkMeta(
     long dictionaryPageOffset,
     int codecId,
     ColumnStatistics statistics,
-    PageIndexLocation pageIndex) {
+    PageIndexLocation pageIndex,
+    EncodingStats encodingStats,
+    boolean unknownEncodings,
+    BloomFilterLocation bloomFilter) {
 
   public ColumnChunkMeta {
     encodings = List.copyOf(encodings);
+  }
+
+  /** A chunk without encoding stats or bloom filter. */
+  public ColumnChunkMeta(ColumnDescriptor column, CompressionCodec codec, List<Encoding> encodings, long numValues,
+      long totalCompressedSize, long totalUncompressedSize, long dataPageOffset, long dictionaryPageOffset,
+      int codecId, ColumnStatistics statistics, PageIndexLocation pageIndex) {
+    this(column, codec, encodings, numValues, totalCompressedSize, totalUncompressedSize, dataPageOffset,
+        dictionaryPageOffset, codecId, statistics, pageIndex, null, false, null);
   }
 
   /** A chunk without statistics or page index, as the first model had it. */
   public ColumnChunkMeta(ColumnDescriptor column, CompressionCodec codec, List<Encoding> encodings, long numValues,
       long totalCompressedSize, long totalUncompressedSize, long dataPageOffset, long dictionaryPageOffset) {
     this(column, codec, encodings, numValues, totalCompressedSize, totalUncompressedSize, dataPageOffset,
-        dictionaryPageOffset, codec.ordinal(), null, null);
+        dictionaryPageOffset, codec.ordinal(), null, null, null, false, null);
   }
 
   /** File offset of the chunk's first page. */

@@ -36,6 +36,11 @@ final class PageSelection {
     this.bytes = bytes;
   }
 
+  /** The selection of a row group no row of which can match: no rows, nothing read. */
+  static PageSelection none() {
+    return new PageSelection(RowRanges.empty(), new OffsetIndex[0], new boolean[0][], new long[0][], 0);
+  }
+
   /**
    * The selection for row group {@code rowGroup}, or null to read it whole: no filter, skipping
    * switched off, every row may match, or (unless no row may match) a projected column is nested

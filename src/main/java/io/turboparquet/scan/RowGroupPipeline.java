@@ -7,8 +7,8 @@ import java.util.List;
 /**
  * The one owner of everything in a scan that spans row groups: a list of {@link RowGroupRead}s
  * (one file's row groups, or a Drill fragment's row groups across files) read in order. Per row
- * group it plans the page selection once (page-index skipping, when the read has a filter), starts
- * the coalesced reads ({@link RowGroupFetch}) and opens the {@link RowGroupScanner}. Across row
+ * group it plans what to read once (with a filter: pruning by dictionary and bloom filter, then
+ * page-index skipping), starts the coalesced reads ({@link RowGroupFetch}) and opens the {@link RowGroupScanner}. Across row
  * groups it reads up to {@link #PREFETCH_DEPTH} row groups ahead while the current one decodes, as
  * long as the current and the prefetched bytes fit the memory budget together, and when the
  * current row group has no batch left, opens the next one and decodes its first batch before the
@@ -223,15 +223,20 @@ public final class RowGroupPipeline implements AutoCloseable {
     }
   }
 
-  /** The page selection of read {@code i}, planned once (its page index is read then). */
+  /**
+   * The page selection of read {@code i}, planned once: none when its dictionaries or bloom filters
+   * rule the row group out ({@link RowGroupPruning}), else from its page index (read then).
+   */
   private PageSelection selection(int i) throws IOException {
     RowGroupRead read = reads.get(i);
     if (read.filter() == null) {
       return null;
     }
     if (!planned[i]) {
-      selections[i] = PageSelection.plan(contextOf(read), read.metadata(), read.path(), read.rowGroup(),
-          read.projection(), read.filter());
+      ScanContext c = contextOf(read);
+      selections[i] = RowGroupPruning.prunes(c, read.metadata(), read.path(), read.rowGroup(), read.filter())
+          ? PageSelection.none()
+          : PageSelection.plan(c, read.metadata(), read.path(), read.rowGroup(), read.projection(), read.filter());
       planned[i] = true;
     }
     return selections[i];

@@ -29,6 +29,10 @@ public final class ScanMetrics {
   private final LongAdder bytesSkipped = new LongAdder();
   private final LongAdder pageIndexBytes = new LongAdder();
   private final LongAdder pageIndexFallbacks = new LongAdder();
+  private final LongAdder rowGroupsPrunedByDictionary = new LongAdder();
+  private final LongAdder rowGroupsPrunedByBloomFilter = new LongAdder();
+  private final LongAdder dictionaryPruningBytes = new LongAdder();
+  private final LongAdder bloomFilterBytes = new LongAdder();
   private final LongAdder storeRequests = new LongAdder();
   private final LongAdder storeBytes = new LongAdder();
 
@@ -97,6 +101,47 @@ public final class ScanMetrics {
   /** A row group the filter could have skipped pages of, read whole because a projected column is nested. */
   public void addPageIndexFallback() {
     pageIndexFallbacks.increment();
+  }
+
+  /**
+   * A row group of {@code rows} rows that no row can match, as its dictionaries ({@code byDictionary})
+   * and bloom filters ({@code byBloomFilter}) showed (both when each decided part of the filter): not
+   * read, its rows counted as skipped.
+   */
+  public void addRowGroupPruned(long rows, boolean byDictionary, boolean byBloomFilter) {
+    if (byDictionary) {
+      rowGroupsPrunedByDictionary.increment();
+    }
+    if (byBloomFilter) {
+      rowGroupsPrunedByBloomFilter.increment();
+    }
+    rowsSkipped.add(rows);
+  }
+
+  /** Stored bytes of dictionary pages read to decide pruning (also counted in bytes read). */
+  public void addDictionaryPruningRead(long bytes) {
+    dictionaryPruningBytes.add(bytes);
+  }
+
+  /** Bytes of bloom filters (headers and bitsets) read to decide pruning (also counted in bytes read). */
+  public void addBloomFilterRead(long bytes) {
+    bloomFilterBytes.add(bytes);
+  }
+
+  public long rowGroupsPrunedByDictionary() {
+    return rowGroupsPrunedByDictionary.sum();
+  }
+
+  public long rowGroupsPrunedByBloomFilter() {
+    return rowGroupsPrunedByBloomFilter.sum();
+  }
+
+  public long dictionaryPruningBytes() {
+    return dictionaryPruningBytes.sum();
+  }
+
+  public long bloomFilterBytes() {
+    return bloomFilterBytes.sum();
   }
 
   public long pagesSkipped() {
@@ -223,6 +268,10 @@ public final class ScanMetrics {
     m.put("bytes_skipped", bytesSkipped());
     m.put("page_index_bytes", pageIndexBytes());
     m.put("page_index_fallbacks", pageIndexFallbacks());
+    m.put("row_groups_pruned_by_dictionary", rowGroupsPrunedByDictionary());
+    m.put("row_groups_pruned_by_bloom_filter", rowGroupsPrunedByBloomFilter());
+    m.put("dictionary_pruning_bytes", dictionaryPruningBytes());
+    m.put("bloom_filter_bytes", bloomFilterBytes());
     m.put("store_requests", storeRequests());
     m.put("store_bytes", storeBytes());
     return m;

@@ -48,7 +48,12 @@ import org.apache.hadoop.fs.FSDataInputStream;
  *     next records would pass it, and every column of the batch then holds that many rows; a single
  *     record larger than this still makes a batch of one record, up to the hard 2 GiB cap
  * @param pageIndexSkipping when the scan has a filter, read only the pages the page index says may
- *     hold matching rows (and return only their rows); off: the filter is ignored by the reader
+ *     hold matching rows (and return only their rows); off: the page index is not used
+ * @param dictionaryPruning when the scan has a filter, skip a row group whose filter column is
+ *     dictionary-encoded in every data page and whose dictionary holds none of the values an equality
+ *     ({@code =}, {@code IN}) asks for (see {@link RowGroupPruning})
+ * @param bloomFilterPruning when the scan has a filter, skip a row group whose filter column's bloom
+ *     filter holds none of the values an equality asks for
  */
 public record ScanOptions(
     int scanThreads,
@@ -70,7 +75,9 @@ public record ScanOptions(
     int maxPageBytes,
     int maxPageEntries,
     long batchBytes,
-    boolean pageIndexSkipping) {
+    boolean pageIndexSkipping,
+    boolean dictionaryPruning,
+    boolean bloomFilterPruning) {
 
   /** The smallest read buffer the memory budget shrinks a column's buffer to. */
   public static final int MIN_BUFFER_SIZE = 4 * 1024;
@@ -101,7 +108,8 @@ public record ScanOptions(
         parallelDecode, batchSize, memoryBudget, verifyChecksums, Builder.DEFAULT_COALESCED_READS,
         Builder.DEFAULT_COALESCE_GAP, Builder.DEFAULT_COALESCE_MAX_SIZE, Builder.DEFAULT_PREFETCH_ROW_GROUPS,
         Builder.DEFAULT_DECODE_AHEAD, Builder.DEFAULT_MAX_PAGE_BYTES,
-        Builder.DEFAULT_MAX_PAGE_ENTRIES, Builder.DEFAULT_BATCH_BYTES, Builder.DEFAULT_PAGE_INDEX_SKIPPING);
+        Builder.DEFAULT_MAX_PAGE_ENTRIES, Builder.DEFAULT_BATCH_BYTES, Builder.DEFAULT_PAGE_INDEX_SKIPPING,
+        Builder.DEFAULT_DICTIONARY_PRUNING, Builder.DEFAULT_BLOOM_FILTER_PRUNING);
   }
 
   /** The options as they were before page-index skipping existed; it takes its default (on). */
@@ -111,7 +119,20 @@ public record ScanOptions(
       boolean prefetchRowGroups, boolean decodeAhead, int maxPageBytes, int maxPageEntries, long batchBytes) {
     this(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint, queueDepth,
         parallelDecode, batchSize, memoryBudget, verifyChecksums, coalescedReads, coalesceGap, coalesceMaxSize,
-        prefetchRowGroups, decodeAhead, maxPageBytes, maxPageEntries, batchBytes, Builder.DEFAULT_PAGE_INDEX_SKIPPING);
+        prefetchRowGroups, decodeAhead, maxPageBytes, maxPageEntries, batchBytes, Builder.DEFAULT_PAGE_INDEX_SKIPPING,
+        Builder.DEFAULT_DICTIONARY_PRUNING, Builder.DEFAULT_BLOOM_FILTER_PRUNING);
+  }
+
+  /** The options as they were before row-group pruning by dictionary and bloom filter existed; both take their defaults (on). */
+  public ScanOptions(int scanThreads, int decodeThreads, boolean asyncPageReads, boolean bufferedReads,
+      int bufferSize, boolean readAheadHint, int queueDepth, boolean parallelDecode, int batchSize,
+      long memoryBudget, boolean verifyChecksums, boolean coalescedReads, long coalesceGap, int coalesceMaxSize,
+      boolean prefetchRowGroups, boolean decodeAhead, int maxPageBytes, int maxPageEntries, long batchBytes,
+      boolean pageIndexSkipping) {
+    this(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint, queueDepth,
+        parallelDecode, batchSize, memoryBudget, verifyChecksums, coalescedReads, coalesceGap, coalesceMaxSize,
+        prefetchRowGroups, decodeAhead, maxPageBytes, maxPageEntries, batchBytes, pageIndexSkipping,
+        Builder.DEFAULT_DICTIONARY_PRUNING, Builder.DEFAULT_BLOOM_FILTER_PRUNING);
   }
 
   private static void require(boolean condition, String message) {
@@ -136,7 +157,8 @@ public record ScanOptions(
         .verifyChecksums(verifyChecksums).coalescedReads(coalescedReads).coalesceGap(coalesceGap)
         .coalesceMaxSize(coalesceMaxSize).prefetchRowGroups(prefetchRowGroups).decodeAhead(decodeAhead)
         .maxPageBytes(maxPageBytes).maxPageEntries(maxPageEntries)
-        .batchBytes(batchBytes).pageIndexSkipping(pageIndexSkipping);
+        .batchBytes(batchBytes).pageIndexSkipping(pageIndexSkipping).dictionaryPruning(dictionaryPruning)
+        .bloomFilterPruning(bloomFilterPruning);
   }
 
   /**
@@ -177,6 +199,8 @@ public record ScanOptions(
     static final boolean DEFAULT_PREFETCH_ROW_GROUPS = true;
     static final boolean DEFAULT_DECODE_AHEAD = false;
     static final boolean DEFAULT_PAGE_INDEX_SKIPPING = true;
+    static final boolean DEFAULT_DICTIONARY_PRUNING = true;
+    static final boolean DEFAULT_BLOOM_FILTER_PRUNING = true;
     /** What one buffer can hold: the format's own limit. */
     static final int DEFAULT_MAX_PAGE_BYTES = Integer.MAX_VALUE - 16;
     /** 2^26: old writers made one all-null page of a whole row group, up to 64 Mi rows (pyarrow's old default). */
@@ -200,6 +224,8 @@ public record ScanOptions(
     private boolean prefetchRowGroups = DEFAULT_PREFETCH_ROW_GROUPS;
     private boolean decodeAhead = DEFAULT_DECODE_AHEAD;
     private boolean pageIndexSkipping = DEFAULT_PAGE_INDEX_SKIPPING;
+    private boolean dictionaryPruning = DEFAULT_DICTIONARY_PRUNING;
+    private boolean bloomFilterPruning = DEFAULT_BLOOM_FILTER_PRUNING;
     private int maxPageBytes = DEFAULT_MAX_PAGE_BYTES;
     private int maxPageEntries = DEFAULT_MAX_PAGE_ENTRIES;
     private long batchBytes = DEFAULT_BATCH_BYTES;
@@ -304,11 +330,21 @@ public record ScanOptions(
       return this;
     }
 
+    public Builder dictionaryPruning(boolean v) {
+      dictionaryPruning = v;
+      return this;
+    }
+
+    public Builder bloomFilterPruning(boolean v) {
+      bloomFilterPruning = v;
+      return this;
+    }
+
     public ScanOptions build() {
       return new ScanOptions(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint,
           queueDepth, parallelDecode, batchSize, memoryBudget, verifyChecksums, coalescedReads, coalesceGap,
           coalesceMaxSize, prefetchRowGroups, decodeAhead, maxPageBytes, maxPageEntries, batchBytes,
-          pageIndexSkipping);
+          pageIndexSkipping, dictionaryPruning, bloomFilterPruning);
     }
   }
 }

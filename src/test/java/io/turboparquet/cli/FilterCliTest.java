@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turboparquet.scan.PageIndexFiles;
+import io.turboparquet.scan.PruningFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -15,7 +16,11 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code scan --filter}: fewer rows, pages and bytes on a sorted key; {@code --no-page-index} reads all; bad filters are usage errors. */
+/**
+ * {@code scan --filter}: fewer rows, pages and bytes on a sorted key; {@code --no-page-index} reads all;
+ * row groups pruned by dictionary and bloom filter, and not with {@code --no-dictionary-pruning} /
+ * {@code --no-bloom-filter}; bad filters are usage errors.
+ */
 class FilterCliTest {
   @TempDir
   Path dir;
@@ -50,6 +55,35 @@ class FilterCliTest {
     assertTrue(field(on, "bytes_skipped") > 0);
     assertEquals(100_000, field(off, "rows"));
     assertEquals(0, field(off, "pages_skipped"));
+  }
+
+  @Test
+  void dictionaryAndBloomFilterPruning() throws IOException {
+    Path file = dir.resolve("pruning.parquet");
+    PruningFiles.write(file, false);
+    String all = scan("scan", file.toString(), "--json");
+    long rowGroups = field(all, "row_groups");
+    assertTrue(rowGroups >= 4, all);
+    String dictionary = scan("scan", file.toString(), "--json", "--filter", "cat = 999", "--no-page-index");
+    assertEquals(0, field(dictionary, "rows"));
+    assertEquals(rowGroups, field(dictionary, "row_groups_pruned_by_dictionary"));
+    assertEquals(PruningFiles.ROWS, field(dictionary, "rows_skipped"));
+    assertTrue(field(dictionary, "dictionary_pruning_bytes") > 0, dictionary);
+    assertTrue(field(dictionary, "bytes_read") < field(all, "bytes_read") / 10, dictionary);
+    String noDictionary = scan("scan", file.toString(), "--json", "--filter", "cat = 999", "--no-page-index",
+        "--no-dictionary-pruning");
+    assertEquals(PruningFiles.ROWS, field(noDictionary, "rows"));
+    assertEquals(0, field(noDictionary, "row_groups_pruned_by_dictionary"));
+    assertEquals(0, field(noDictionary, "dictionary_pruning_bytes"));
+
+    String bloom = scan("scan", file.toString(), "--json", "--filter", "bloomonly = 5555", "--no-page-index");
+    assertTrue(field(bloom, "row_groups_pruned_by_bloom_filter") >= rowGroups - 1, bloom);
+    assertTrue(field(bloom, "bloom_filter_bytes") > 0, bloom);
+    String noBloom = scan("scan", file.toString(), "--json", "--filter", "bloomonly = 5555", "--no-page-index",
+        "--no-bloom-filter");
+    assertEquals(PruningFiles.ROWS, field(noBloom, "rows"));
+    assertEquals(0, field(noBloom, "row_groups_pruned_by_bloom_filter"));
+    assertEquals(0, field(noBloom, "bloom_filter_bytes"));
   }
 
   @Test

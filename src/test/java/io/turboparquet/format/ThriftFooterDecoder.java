@@ -11,6 +11,8 @@ import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.KeyValue;
 import org.apache.parquet.format.LogicalType;
+import org.apache.parquet.format.PageEncodingStats;
+import org.apache.parquet.format.PageType;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.SchemaElement;
 import org.apache.parquet.format.Util;
@@ -90,16 +92,44 @@ public final class ThriftFooterDecoder {
             "%sColumnMetaData.dictionary_page_offset %d is outside the file", where, dictOffset);
       }
       List<Encoding> encodings = new ArrayList<>();
+      boolean unknownEncodings = false;
       for (org.apache.parquet.format.Encoding e : md.getEncodings()) {
         try {
           encodings.add(Encoding.fromThriftId(e.getValue()));
         } catch (IllegalArgumentException unknown) {
           // A future encoding listed in the metadata is only fatal if a page uses it.
+          unknownEncodings = true;
         }
       }
-      chunks.add(new ColumnChunkMeta(column, CompressionCodec.fromThriftId(md.getCodec().getValue()), encodings,
-          md.getNum_values(), md.getTotal_compressed_size(), md.getTotal_uncompressed_size(),
-          md.getData_page_offset(), dictOffset));
+      EncodingStats stats = null;
+      if (md.isSetEncoding_stats()) {
+        int data = 0;
+        int dictionary = 0;
+        for (PageEncodingStats s : md.getEncoding_stats()) {
+          int bit;
+          try {
+            bit = s.getEncoding() == null ? EncodingStats.UNKNOWN
+                : EncodingStats.bit(Encoding.fromThriftId(s.getEncoding().getValue()));
+          } catch (IllegalArgumentException unknown) {
+            bit = EncodingStats.UNKNOWN;
+          }
+          PageType type = s.getPage_type();
+          if (type == PageType.DATA_PAGE || type == PageType.DATA_PAGE_V2) {
+            data |= bit;
+          } else if (type == PageType.DICTIONARY_PAGE) {
+            dictionary |= bit;
+          } else if (type != PageType.INDEX_PAGE) {
+            data |= EncodingStats.UNKNOWN;
+          }
+        }
+        stats = new EncodingStats(data, dictionary);
+      }
+      BloomFilterLocation bloom = md.isSetBloom_filter_offset() && md.getBloom_filter_offset() >= 0
+          ? new BloomFilterLocation(md.getBloom_filter_offset(), md.getBloom_filter_length()) : null;
+      CompressionCodec codec = CompressionCodec.fromThriftId(md.getCodec().getValue());
+      chunks.add(new ColumnChunkMeta(column, codec, encodings, md.getNum_values(), md.getTotal_compressed_size(),
+          md.getTotal_uncompressed_size(), md.getData_page_offset(), dictOffset, codec.ordinal(), null, null, stats,
+          unknownEncodings, bloom));
     }
     return new RowGroupMeta(index, rg.getNum_rows(), rg.getTotal_byte_size(), chunks);
   }

@@ -174,7 +174,8 @@ class PageIndexSkippingTest {
   @Test
   void switchedOffOrNothingToSkipReadsEverything() throws IOException {
     Rows full = scan(v1, null, ScanOptions.defaults());
-    Rows off = scan(v1, Predicate.parse("key = 3"), ScanOptions.builder().pageIndexSkipping(false).build());
+    Rows off = scan(v1, Predicate.parse("key = 3"), ScanOptions.builder().pageIndexSkipping(false)
+        .dictionaryPruning(false).bloomFilterPruning(false).build());
     assertEquals(full.rows.size(), off.rows.size());
     assertEquals(0, off.metrics.pagesSkipped());
     assertEquals(0, off.metrics.pageIndexBytes());

@@ -33,6 +33,22 @@ class ScanOptionsTest {
   }
 
   @Test
+  void pruningIsOnByDefaultAndKeptByToBuilder() {
+    ScanOptions d = ScanOptions.defaults();
+    assertTrue(d.dictionaryPruning());
+    assertTrue(d.bloomFilterPruning());
+    ScanOptions off = d.toBuilder().dictionaryPruning(false).bloomFilterPruning(false).build();
+    assertFalse(off.dictionaryPruning());
+    assertFalse(off.bloomFilterPruning());
+    assertEquals(off, off.toBuilder().build());
+    ScanOptions old = new ScanOptions(d.scanThreads(), d.decodeThreads(), d.asyncPageReads(), d.bufferedReads(),
+        d.bufferSize(), d.readAheadHint(), d.queueDepth(), d.parallelDecode(), d.batchSize(), d.memoryBudget(),
+        d.verifyChecksums(), d.coalescedReads(), d.coalesceGap(), d.coalesceMaxSize(), d.prefetchRowGroups(),
+        d.decodeAhead(), d.maxPageBytes(), d.maxPageEntries(), d.batchBytes(), d.pageIndexSkipping());
+    assertEquals(d, old);
+  }
+
+  @Test
   void badCoalescingValuesAreRefusedByName() {
     IllegalArgumentException gap = assertThrows(IllegalArgumentException.class,
         () -> ScanOptions.builder().coalesceGap(-1).build());

@@ -10,11 +10,13 @@ import static io.turboparquet.format.thrift.CompactReader.fieldType;
 import static io.turboparquet.format.thrift.CompactReader.listSize;
 import static io.turboparquet.format.thrift.CompactReader.listType;
 
+import io.turboparquet.format.BloomFilterLocation;
 import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.CompressionCodec;
 import io.turboparquet.format.Encoding;
+import io.turboparquet.format.EncodingStats;
 import io.turboparquet.format.PageIndexLocation;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
@@ -25,11 +27,13 @@ import java.util.List;
 /**
  * RowGroup, ColumnChunk and ColumnMetaData. Chunks outside the projection are skipped whole;
  * ColumnMetaData lands in scratch fields so a decoded chunk costs one model object (plus its
- * statistics when asked for).
+ * statistics when asked for, and its bloom filter's location when it has one; encoding lists and
+ * encoding stats are shared between chunks that repeat them).
  */
 final class RowGroupDecoder {
   private static final CompressionCodec[] CODECS = CompressionCodec.values();
   private static final int MAX_CACHED_ENCODING_LISTS = 64;
+  private static final int MAX_CACHED_ENCODING_STATS = 64;
 
   private final ArrayCompactReader r;
   private final long fileLength;
@@ -42,6 +46,10 @@ final class RowGroupDecoder {
   private long[] encodingKeys = new long[4];
   private List<?>[] encodingLists = new List<?>[4];
   private int encodingCount;
+  // The same for encoding stats: one instance per distinct (data, dictionary) pair.
+  private long[] statsKeys = new long[4];
+  private EncodingStats[] statsValues = new EncodingStats[4];
+  private int statsCount;
 
   // Scratch for the ColumnMetaData being decoded.
   private int rowGroup;
@@ -54,6 +62,10 @@ final class RowGroupDecoder {
   private long dataPageOffset;
   private long dictionaryPageOffset;
   private ColumnStatistics chunkStatistics;
+  private EncodingStats encodingStats;
+  private boolean unknownEncodings;
+  private long bloomFilterOffset;
+  private int bloomFilterLength;
 
   /** {@code projected} / {@code statistics}: one flag per leaf, or null for every leaf. */
   RowGroupDecoder(ArrayCompactReader r, long fileLength, List<ColumnDescriptor> leaves, boolean[] projected,
@@ -188,8 +200,12 @@ final class RowGroupDecoder {
     PageIndexLocation pageIndex = offsetIndexOffset >= 0 || columnIndexOffset >= 0
         ? new PageIndexLocation(offsetIndexOffset, offsetIndexLength, columnIndexOffset, columnIndexLength) : null;
     CompressionCodec codec = codecId >= 0 && codecId < CODECS.length ? CODECS[codecId] : null;
+    // Checked where it is used (a scan's bloom filter pruning); a negative offset is no filter, as in parquet-java.
+    BloomFilterLocation bloomFilter = bloomFilterOffset >= 0
+        ? new BloomFilterLocation(bloomFilterOffset, bloomFilterLength) : null;
     return new ColumnChunkMeta(leaf, codec, encodings, numValues, totalCompressed, totalUncompressed,
-        dataPageOffset, dictionaryPageOffset, codecId, chunkStatistics, pageIndex);
+        dataPageOffset, dictionaryPageOffset, codecId, chunkStatistics, pageIndex, encodingStats, unknownEncodings,
+        bloomFilter);
   }
 
   /**
@@ -260,8 +276,19 @@ final class RowGroupDecoder {
         }
         last = 12;
       }
+      encodingStats = null;
       if (r.take((13 - last) << 4 | LIST)) { // encoding_stats
-        r.skip(LIST);
+        encodingStats = encodingStats();
+        last = 13;
+      }
+      bloomFilterOffset = -1;
+      bloomFilterLength = 0;
+      if (r.take((14 - last) << 4 | I64)) { // bloom_filter_offset
+        bloomFilterOffset = r.readI64();
+        last = 14;
+      }
+      if (r.take((15 - last) << 4 | I32)) { // bloom_filter_length
+        bloomFilterLength = r.readI32();
       }
       if (!r.take(0)) {
         return null;
@@ -298,6 +325,9 @@ final class RowGroupDecoder {
     encodings = null;
     dictionaryPageOffset = -1;
     chunkStatistics = null;
+    encodingStats = null;
+    bloomFilterOffset = -1;
+    bloomFilterLength = 0;
     int last = 0;
     for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
       last = fieldId(f);
@@ -358,6 +388,9 @@ final class RowGroupDecoder {
             r.skip(fieldType(f));
           }
         }
+        case 13 -> encodingStats = r.is(f, LIST) ? encodingStats() : encodingStats;
+        case 14 -> bloomFilterOffset = r.is(f, I64) ? r.readI64() : bloomFilterOffset;
+        case 15 -> bloomFilterLength = r.is(f, I32) ? r.readI32() : bloomFilterLength;
         default -> r.skip(fieldType(f));
       }
     }
@@ -398,6 +431,7 @@ final class RowGroupDecoder {
   private List<Encoding> encodings() throws ParquetCorruptionException {
     int list = r.readList("ColumnMetaData.encodings");
     int n = listSize(list);
+    unknownEncodings = false;
     // Thrift's generated readers ignore the element type; some writers declare i16 (same varint).
     if (listType(list) != I32 && listType(list) != I16 && n > 0) {
       throw r.corrupt(where() + "ColumnMetaData.encodings is a list of wire type " + listType(list));
@@ -409,6 +443,7 @@ final class RowGroupDecoder {
     for (int i = 0; i < n; i++) {
       Encoding e = ThriftEnums.encoding(r.readI32());
       if (e == null) {
+        unknownEncodings = true;
         continue;
       }
       if (cacheable) {
@@ -438,6 +473,69 @@ final class RowGroupDecoder {
     }
     encodingKeys[encodingCount] = key;
     encodingLists[encodingCount++] = built;
+    return built;
+  }
+
+  /**
+   * ColumnMetaData.encoding_stats: which encodings the data pages and the dictionary page use. Page
+   * types and encodings from the future count as {@link EncodingStats#UNKNOWN} data-page encodings.
+   */
+  private EncodingStats encodingStats() throws ParquetCorruptionException {
+    int list = r.readList("ColumnMetaData.encoding_stats");
+    int n = listSize(list);
+    if (listType(list) != STRUCT && n > 0) {
+      throw r.corrupt(where() + "ColumnMetaData.encoding_stats is a list of wire type " + listType(list));
+    }
+    int data = 0;
+    int dictionary = 0;
+    for (int i = 0; i < n; i++) {
+      int pageType = -1;
+      int encoding = -1;
+      boolean hasCount = false;
+      int last = 0;
+      for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
+        last = fieldId(f);
+        switch (last) {
+          case 1 -> pageType = r.is(f, I32) ? r.readI32() : pageType;
+          case 2 -> encoding = r.is(f, I32) ? r.readI32() : encoding;
+          case 3 -> {
+            if (r.is(f, I32)) {
+              r.readI32(); // the count: not kept
+              hasCount = true;
+            }
+          }
+          default -> r.skip(fieldType(f));
+        }
+      }
+      if (pageType == -1 || encoding == -1 || !hasCount) {
+        throw r.corrupt(where() + "required field PageEncodingStats."
+            + (pageType == -1 ? "page_type" : encoding == -1 ? "encoding" : "count") + " is missing");
+      }
+      Encoding e = ThriftEnums.encoding(encoding);
+      int bit = e == null ? EncodingStats.UNKNOWN : EncodingStats.bit(e);
+      switch (pageType) {
+        case 0, 3 -> data |= bit; // DATA_PAGE, DATA_PAGE_V2
+        case 2 -> dictionary |= bit;
+        case 1 -> { } // INDEX_PAGE
+        default -> data |= EncodingStats.UNKNOWN; // a page type from the future may hold values
+      }
+    }
+    long key = (long) data << 32 | dictionary & 0xffffffffL;
+    for (int i = 0; i < statsCount; i++) {
+      if (statsKeys[i] == key) {
+        return statsValues[i];
+      }
+    }
+    EncodingStats built = new EncodingStats(data, dictionary);
+    if (statsCount == MAX_CACHED_ENCODING_STATS) {
+      return built;
+    }
+    if (statsCount == statsKeys.length) {
+      statsKeys = Arrays.copyOf(statsKeys, statsCount * 2);
+      statsValues = Arrays.copyOf(statsValues, statsCount * 2);
+    }
+    statsKeys[statsCount] = key;
+    statsValues[statsCount++] = built;
     return built;
   }
 

@@ -81,6 +81,26 @@ class FooterEquivalenceTest {
     }
   }
 
+  /**
+   * parquet-testing's files with bloom filters (copied to the test classpath): bloom filter location
+   * (parquet-mr 1.13 without {@code bloom_filter_length}, parquet-rs with it) and encoding stats as
+   * parquet-format decodes them.
+   */
+  @Test
+  void bloomFilterFiles() throws Exception {
+    for (String name : List.of("data_index_bloom_encoding_stats.parquet", "data_index_bloom_encoding_with_length.parquet")) {
+      Path file = Path.of(FooterEquivalenceTest.class.getResource("/parquet-testing/" + name).toURI());
+      check(file);
+      Footer f = Footer.of(file);
+      ColumnChunkMeta chunk = FooterDecoder.decode(f.name(), f.file().length, f.file(), f.offset(), f.length())
+          .rowGroups().get(0).column(0);
+      assertNotNull(chunk.bloomFilter(), name);
+      boolean rs = name.contains("with_length"); // parquet-rs: a bloom filter length, no encoding stats
+      assertEquals(rs, chunk.bloomFilter().hasLength(), name);
+      assertEquals(rs, chunk.encodingStats() == null, name);
+    }
+  }
+
   /** The bytes of a file and its footer. */
   record Footer(String name, byte[] file, int offset, int length) {
     static Footer of(Path path) throws IOException {
@@ -152,6 +172,9 @@ class FooterEquivalenceTest {
     assertEquals(e.totalUncompressedSize(), a.totalUncompressedSize(), where);
     assertEquals(e.dataPageOffset(), a.dataPageOffset(), where);
     assertEquals(e.dictionaryPageOffset(), a.dictionaryPageOffset(), where);
+    assertEquals(e.encodingStats(), a.encodingStats(), where + " encoding stats");
+    assertEquals(e.unknownEncodings(), a.unknownEncodings(), where);
+    assertEquals(e.bloomFilter(), a.bloomFilter(), where + " bloom filter");
   }
 
   static void checkStatisticsAndIndexLocations(Footer f, FileMetaData thrift, FileMetadata ours) {

@@ -1,0 +1,419 @@
+package io.turboparquet.scan;
+
+import io.netty.buffer.ByteBuf;
+import io.turboparquet.decode.Dictionary;
+import io.turboparquet.filter.EqualityValues;
+import io.turboparquet.filter.Filter;
+import io.turboparquet.filter.SplitBlockBloomFilter;
+import io.turboparquet.format.BloomFilterHeader;
+import io.turboparquet.format.BloomFilterLocation;
+import io.turboparquet.format.ColumnChunkMeta;
+import io.turboparquet.format.Encoding;
+import io.turboparquet.format.EncodingStats;
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.PageHeaderInfo;
+import io.turboparquet.format.PageType;
+import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.format.RowGroupMeta;
+import io.turboparquet.format.thrift.BloomFilterHeaderDecoder;
+import io.turboparquet.format.thrift.PageHeaderDecoder;
+import io.turboparquet.io.DirectBufInputStream;
+import io.turboparquet.io.FileOpener;
+import io.turboparquet.io.StoreReads;
+import io.turboparquet.page.ChunkLocation;
+import io.turboparquet.page.Page;
+import io.turboparquet.page.PageDecompressor;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Whether a row group can hold no row that matches a filter, by what its dictionaries and bloom filters
+ * show about equalities ({@code =} and {@code IN} leaves): the one place that decides it. Min/max
+ * statistics are not consulted (the engine does that).
+ *
+ * <p>A leaf {@code column = v} or {@code column IN (v1, ...)} rules its row group out when the column
+ * chunk's bloom filter ({@link ScanOptions#bloomFilterPruning}) holds none of the values' hashes, or
+ * when every data page of the chunk is dictionary-encoded ({@link ScanOptions#dictionaryPruning}) and
+ * the dictionary holds none of the values. The values are compared in their stored form
+ * ({@link EqualityValues}, which also says where they cannot be listed). Every data page is
+ * dictionary-encoded when the chunk's encoding stats say so; without encoding stats only by
+ * parquet-java's rule for old files (DictionaryFilter): the encodings list PLAIN_DICTIONARY and
+ * nothing else but the level encodings RLE and BIT_PACKED. A leaf that cannot be decided may match; an
+ * AND is ruled out when any term is, an OR when every term is. The bloom filter goes first (usually
+ * fewer bytes); the dictionary, exact, when the bloom filter lets a value through or is absent.
+ *
+ * <p>What is read: of a dictionary, only the page at the chunk's start (its header through a window
+ * that stops at the chunk's end, its stored bytes within the chunk, decompressed within the options'
+ * {@code maxPageBytes} and the codec's expansion bound, as the page readers check); of a bloom filter,
+ * its header and the bitset's blocks the values fall in (up to 64 KiB at once, which holds all of most
+ * filters). Each is read once per row group whatever the number of leaves on its column; every
+ * buffer is released before {@link #prunes} returns.
+ *
+ * <p>Errors. What the format or this reader does not cover is "may match", and the scan goes on as
+ * without pruning: a bloom filter of an algorithm, hash or compression other than split-block /
+ * xxHash / uncompressed (a newer writer's), or larger than {@link #MAX_BLOOM_FILTER_BYTES} (the
+ * largest parquet-java writes); a codec this reader does not know or support; a chunk that does not
+ * start with a dictionary page, or whose dictionary page runs past the chunk's end (old writers
+ * understate a chunk's length; the page readers then decide). Everything else a file claims that
+ * cannot be true is a {@link ParquetCorruptionException} naming file, row group and column, as when
+ * the pages are read: a bloom filter outside the file or longer than its stated length, a header that
+ * does not decode, a bitset size that is not a power of two of at least 32 bytes, a dictionary page
+ * header that does not decode or runs past the file, a size beyond {@code maxPageBytes}, a page that
+ * does not decompress, a dictionary whose entries do not fit its page. Ignoring such damage would hide
+ * it only while the filter column is not read, and could trust bits that are garbage.
+ */
+public final class RowGroupPruning implements AutoCloseable {
+  /** Largest bitset read (parquet-java's upper bound); larger ones are not used. */
+  static final int MAX_BLOOM_FILTER_BYTES = 128 << 20;
+  /** A bloom filter's first read: its header and, for filters this small, its whole bitset. */
+  static final int FIRST_READ = 64 << 10;
+  /** Bitset blocks this close together are read at once. */
+  private static final int BLOCK_GAP = 64 << 10;
+  /** Most bytes of bitset read at once. */
+  private static final int MAX_BLOCK_READ = 1 << 20;
+
+  private static final int BY_DICTIONARY = 1;
+  private static final int BY_BLOOM_FILTER = 2;
+
+  private final ScanContext context;
+  private final FileMetadata meta;
+  private final Path path;
+  private final RowGroupMeta rowGroup;
+  private FSDataInputStream in;
+  /** Per leaf: its bloom filter, or null when it has none this reader can use. */
+  private final Map<Integer, BloomFilter> blooms = new HashMap<>();
+  /** Per leaf: its dictionary, or null when it has none this reader can use. */
+  private final Map<Integer, Dictionary> dictionaries = new HashMap<>();
+  private long readNanos;
+  private long bytesRead;
+  private long readCalls;
+
+  private RowGroupPruning(ScanContext context, FileMetadata meta, Path path, int rowGroup) {
+    this.context = context;
+    this.meta = meta;
+    this.path = path;
+    this.rowGroup = meta.rowGroups().get(rowGroup);
+  }
+
+  /**
+   * True when no row of row group {@code rowGroup} can match {@code filter} (null: false), as the
+   * options allow it to be decided; counts the decision and the bytes read for it in the scan's
+   * metrics.
+   */
+  public static boolean prunes(ScanContext context, FileMetadata meta, Path path, int rowGroup, Filter filter)
+      throws IOException {
+    ScanOptions options = context.options();
+    if (filter == null || !options.dictionaryPruning() && !options.bloomFilterPruning()) {
+      return false;
+    }
+    try (RowGroupPruning pruning = new RowGroupPruning(context, meta, path, rowGroup)) {
+      int by = pruning.evaluate(filter.root());
+      if (by != 0) {
+        context.metrics().addRowGroupPruned(pruning.rowGroup.numRows(), (by & BY_DICTIONARY) != 0,
+            (by & BY_BLOOM_FILTER) != 0);
+      }
+      return by != 0;
+    }
+  }
+
+  /** 0 when a row may match; else how it was ruled out (BY_* bits). */
+  private int evaluate(Filter.Node node) throws IOException {
+    if (node instanceof Filter.All all) {
+      for (Filter.Node term : all.terms()) {
+        int by = evaluate(term);
+        if (by != 0) {
+          return by;
+        }
+      }
+      return 0;
+    }
+    if (node instanceof Filter.Any any) {
+      int by = 0;
+      for (Filter.Node term : any.terms()) {
+        int termBy = evaluate(term);
+        if (termBy == 0) {
+          return 0;
+        }
+        by |= termBy;
+      }
+      return by;
+    }
+    return leaf((Filter.Leaf) node);
+  }
+
+  private int leaf(Filter.Leaf leaf) throws IOException {
+    int index = leaf.column().index();
+    List<byte[]> values = EqualityValues.plainEncoded(leaf);
+    if (values == null || !rowGroup.isDecoded(index)) {
+      return 0;
+    }
+    ColumnChunkMeta chunk = rowGroup.column(index);
+    ScanOptions options = context.options();
+    if (options.bloomFilterPruning() && chunk.bloomFilter() != null) {
+      if (!blooms.containsKey(index)) {
+        blooms.put(index, readBloomFilter(chunk));
+      }
+      BloomFilter bloom = blooms.get(index);
+      if (bloom != null && !bloom.mayContainAny(values)) {
+        return BY_BLOOM_FILTER;
+      }
+    }
+    if (options.dictionaryPruning() && dataPagesAllDictionary(chunk)) {
+      if (!dictionaries.containsKey(index)) {
+        dictionaries.put(index, readDictionary(chunk));
+      }
+      Dictionary dictionary = dictionaries.get(index);
+      if (dictionary != null && !containsAny(dictionary, values)) {
+        return BY_DICTIONARY;
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * Whether every data page of {@code chunk} is dictionary-encoded: by its encoding stats, else by
+   * parquet-java's rule for files without them (PLAIN_DICTIONARY and only the level encodings RLE and
+   * BIT_PACKED besides; RLE_DICTIONARY alone cannot tell a PLAIN fallback from the PLAIN dictionary page).
+   */
+  static boolean dataPagesAllDictionary(ColumnChunkMeta chunk) {
+    EncodingStats stats = chunk.encodingStats();
+    if (stats != null) {
+      return stats.dataPagesAllDictionary();
+    }
+    if (chunk.unknownEncodings() || !chunk.encodings().contains(Encoding.PLAIN_DICTIONARY)) {
+      return false;
+    }
+    for (Encoding e : chunk.encodings()) {
+      if (e != Encoding.PLAIN_DICTIONARY && e != Encoding.RLE && e != Encoding.BIT_PACKED) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // ---- dictionaries ----
+
+  /** The dictionary page at the chunk's start, decoded; null when there is none this reader can use. */
+  private Dictionary readDictionary(ColumnChunkMeta chunk) throws IOException {
+    if (chunk.codec() == null) {
+      return null; // a codec from the future: the scan reports it if it reads the chunk
+    }
+    ChunkLocation location = new ChunkLocation(meta.file(), rowGroup.index(), chunk);
+    long start = chunk.startOffset();
+    long end = Math.min(meta.fileLength(), start + chunk.totalCompressedSize());
+    ScanOptions options = context.options();
+    DirectBufInputStream input = new DirectBufInputStream(stream(), meta.file(), meta.fileLength(), start,
+        chunk.totalCompressedSize(), context.buffers());
+    try {
+      PageHeaderInfo header = new PageHeaderDecoder(meta.file()).read(input, start, location.describe());
+      if (header.type() != PageType.DICTIONARY_PAGE) {
+        return null; // the data pages decide whether the chunk is readable
+      }
+      long bodyAt = input.position();
+      if (header.compressedSize() > meta.fileLength() - bodyAt) {
+        throw location.corruption(start, "its " + header.compressedSize()
+            + " stored bytes run past the end of the file", null);
+      }
+      if (header.compressedSize() > end - bodyAt) {
+        return null; // past the chunk's stated end: old writers understate it; not read for pruning
+      }
+      Encoding encoding = header.encoding();
+      ParquetCorruptionException.validate(encoding == Encoding.PLAIN || encoding == Encoding.PLAIN_DICTIONARY,
+          meta.file(), "%s: dictionary page at offset %d uses %s; only PLAIN dictionaries exist",
+          location.describe(), start, encoding);
+      ByteBuf body = input.getNext(header.compressedSize());
+      PageDecompressor decompressor = new PageDecompressor(location, context.buffers(), options.verifyChecksums(),
+          options.maxPageBytes());
+      try {
+        ByteBuf bytes = decompressor.decompress(new Page(header, body, start));
+        try {
+          return Dictionary.read(bytes, bytes.readerIndex(), header.uncompressedSize(), header.numValues(),
+              chunk.column().physicalType(), chunk.column().typeLength(), context.buffers());
+        } catch (RuntimeException e) {
+          throw location.corruption(start, "cannot read the dictionary page", e);
+        } finally {
+          decompressor.recycle(bytes);
+        }
+      } catch (UnsupportedOperationException e) {
+        return null; // a codec this reader does not support (LZO)
+      } finally {
+        body.release();
+        decompressor.close();
+      }
+    } finally {
+      readNanos += input.readNanos();
+      bytesRead += input.bytesRead();
+      readCalls += input.readCalls();
+      context.metrics().addDictionaryPruningRead(input.bytesRead());
+      input.close();
+    }
+  }
+
+  /** Whether an entry of {@code dictionary} is one of {@code values} (stored forms). */
+  private static boolean containsAny(Dictionary dictionary, List<byte[]> values) {
+    if (values.isEmpty()) {
+      return false;
+    }
+    Set<ByteBuffer> wanted = new HashSet<>();
+    for (byte[] v : values) {
+      wanted.add(ByteBuffer.wrap(v));
+    }
+    ByteBuf entries = dictionary.values();
+    ByteBuf offsets = dictionary.offsets();
+    int width = dictionary.width();
+    for (int i = 0; i < dictionary.size(); i++) {
+      int from = offsets == null ? i * width : offsets.getIntLE(4 * i);
+      int to = offsets == null ? from + width : offsets.getIntLE(4 * i + 4);
+      if (wanted.contains(entries.nioBuffer(from, to - from))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // ---- bloom filters ----
+
+  /** The chunk's bloom filter, checked; null when this reader cannot use it (see the class comment). */
+  private BloomFilter readBloomFilter(ColumnChunkMeta chunk) throws IOException {
+    BloomFilterLocation at = chunk.bloomFilter();
+    String where = new ChunkLocation(meta.file(), rowGroup.index(), chunk).describe() + ": bloom filter at offset "
+        + at.offset();
+    long fileLength = meta.fileLength();
+    ParquetCorruptionException.validate(at.offset() < fileLength, meta.file(),
+        "%s is outside the file (%d bytes)", where, fileLength);
+    ParquetCorruptionException.validate(at.length() >= 0 && at.length() <= fileLength - at.offset(), meta.file(),
+        "%s: ColumnMetaData.bloom_filter_length %d runs past the end of the file (%d bytes)", where, at.length(),
+        fileLength);
+    long span = at.hasLength() ? at.length() : fileLength - at.offset();
+    byte[] head = read(at.offset(), (int) Math.min(span, FIRST_READ));
+    BloomFilterHeader header = BloomFilterHeaderDecoder.read(meta.file(), where, head, 0, head.length);
+    if (!header.isSupported()) {
+      return null;
+    }
+    int n = header.numBytes();
+    ParquetCorruptionException.validate(n >= SplitBlockBloomFilter.BYTES_PER_BLOCK && Integer.bitCount(n) == 1,
+        meta.file(), "%s: BloomFilterHeader.numBytes %d is not a power of two of at least %d", where, n,
+        SplitBlockBloomFilter.BYTES_PER_BLOCK);
+    long room = span - header.headerLength();
+    ParquetCorruptionException.validate(n <= room, meta.file(),
+        "%s: a bitset of %d bytes does not fit in the %d bytes %s after its %d-byte header", where, n, room,
+        at.hasLength() ? "bloom_filter_length leaves" : "left in the file", header.headerLength());
+    if (n > MAX_BLOOM_FILTER_BYTES) {
+      return null;
+    }
+    return new BloomFilter(at.offset() + header.headerLength(), n, head, header.headerLength());
+  }
+
+  /**
+   * A split-block bloom filter's bitset at {@code start} in the file, {@code numBytes} long, of which
+   * {@code head[headStart, ...)} holds the beginning (or all).
+   */
+  private final class BloomFilter {
+    private final long start;
+    private final int numBytes;
+    private final byte[] head;
+    private final int headStart;
+
+    BloomFilter(long start, int numBytes, byte[] head, int headStart) {
+      this.start = start;
+      this.numBytes = numBytes;
+      this.head = head;
+      this.headStart = headStart;
+    }
+
+    /** Whether any of {@code values} (stored forms) may have been inserted. */
+    boolean mayContainAny(List<byte[]> values) throws IOException {
+      int numBlocks = numBytes / SplitBlockBloomFilter.BYTES_PER_BLOCK;
+      int inHead = (head.length - headStart) / SplitBlockBloomFilter.BYTES_PER_BLOCK;
+      long[] rest = new long[values.size()]; // block << 32 | value index, for blocks beyond the head
+      int n = 0;
+      long[] hashes = new long[values.size()];
+      for (int i = 0; i < values.size(); i++) {
+        hashes[i] = SplitBlockBloomFilter.hash(values.get(i));
+        int block = SplitBlockBloomFilter.block(hashes[i], numBlocks);
+        if (block < inHead) {
+          if (SplitBlockBloomFilter.blockMayContain(head, headStart + block * SplitBlockBloomFilter.BYTES_PER_BLOCK,
+              hashes[i])) {
+            return true;
+          }
+        } else {
+          rest[n++] = (long) block << 32 | i;
+        }
+      }
+      Arrays.sort(rest, 0, n);
+      int i = 0;
+      while (i < n) {
+        // One read for blocks close together, at most MAX_BLOCK_READ bytes.
+        long first = rest[i] >>> 32;
+        int j = i + 1;
+        while (j < n && ((rest[j] >>> 32) - (rest[j - 1] >>> 32)) * SplitBlockBloomFilter.BYTES_PER_BLOCK <= BLOCK_GAP
+            && ((rest[j] >>> 32) - first + 1) * SplitBlockBloomFilter.BYTES_PER_BLOCK <= MAX_BLOCK_READ) {
+          j++;
+        }
+        long last = rest[j - 1] >>> 32;
+        byte[] bytes = read(start + first * SplitBlockBloomFilter.BYTES_PER_BLOCK,
+            (int) ((last - first + 1) * SplitBlockBloomFilter.BYTES_PER_BLOCK));
+        for (int k = i; k < j; k++) {
+          long block = rest[k] >>> 32;
+          long hash = hashes[(int) rest[k]];
+          if (SplitBlockBloomFilter.blockMayContain(bytes, (int) (block - first) * SplitBlockBloomFilter.BYTES_PER_BLOCK,
+              hash)) {
+            return true;
+          }
+        }
+        i = j;
+      }
+      return false;
+    }
+  }
+
+  // ---- reads ----
+
+  private FSDataInputStream stream() throws IOException {
+    if (in == null) {
+      in = FileOpener.open(context.fileSystem(), path, meta.fileLength(), false);
+    }
+    return in;
+  }
+
+  /** {@code length} bytes at {@code offset} (the caller checked they are in the file), counted as bloom filter bytes. */
+  private byte[] read(long offset, int length) throws IOException {
+    byte[] out = new byte[length];
+    long t0 = System.nanoTime();
+    stream().readFully(offset, out, 0, length);
+    readNanos += System.nanoTime() - t0;
+    bytesRead += length;
+    readCalls++;
+    context.metrics().addBloomFilterRead(length);
+    return out;
+  }
+
+  @Override
+  public void close() {
+    for (Dictionary d : dictionaries.values()) {
+      if (d != null) {
+        d.close();
+      }
+    }
+    dictionaries.clear();
+    context.metrics().addDiskRead(readNanos, bytesRead, readCalls);
+    if (in != null) {
+      context.metrics().addStoreReads(StoreReads.of(in));
+      try {
+        in.close();
+      } catch (IOException | RuntimeException e) {
+        // a read-only stream: nothing is lost
+      }
+      in = null;
+    }
+  }
+}
