@@ -55,6 +55,12 @@ final class DrillScanOptions {
     if (config.getPageIndexSkipping() != null) {
       b.pageIndexSkipping(config.getPageIndexSkipping());
     }
+    if (config.getDictionaryPruning() != null) {
+      b.dictionaryPruning(config.getDictionaryPruning());
+    }
+    if (config.getBloomFilterPruning() != null) {
+      b.bloomFilterPruning(config.getBloomFilterPruning());
+    }
     return b.build();
   }
 

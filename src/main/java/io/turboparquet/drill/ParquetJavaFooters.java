@@ -60,8 +60,8 @@ import org.apache.parquet.schema.PrimitiveType;
  * statistics by the same converter (sort orders, the PARQUET-251 created_by check, NaN bounds,
  * signed string min/max), as for the built-in reader.
  *
- * <p>What our model does not keep, so is not passed on: field ids, page encoding stats, bloom
- * filter offsets, row-group ordinals, column orders (parquet-java's defaults apply, which equal what
+ * <p>Not passed on: page encoding stats and bloom filter offsets (our model keeps them for its own
+ * pruning), and what our model does not keep: field ids, row-group ordinals, column orders (parquet-java's defaults apply, which equal what
  * it reads from files that declare type-defined orders), and a converted type that disagrees with
  * the logical type (the logical type is kept). Drill's planning and readers use none of them.
  */

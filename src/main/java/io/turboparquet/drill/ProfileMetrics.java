@@ -42,6 +42,9 @@ final class ProfileMetrics {
     stats.addLongStat(ScanMetric.TOTAL_BYTES_SKIPPED, m.bytesSkipped());
     stats.addLongStat(ScanMetric.TOTAL_PAGE_INDEX_BYTES, m.pageIndexBytes());
     stats.addLongStat(ScanMetric.NUM_PAGE_INDEX_FALLBACKS, m.pageIndexFallbacks());
+    stats.addLongStat(ScanMetric.NUM_ROWGROUPS_PRUNED_BY_DICTIONARY, m.rowGroupsPrunedByDictionary());
+    stats.addLongStat(ScanMetric.NUM_ROWGROUPS_PRUNED_BY_BLOOM_FILTER, m.rowGroupsPrunedByBloomFilter());
+    stats.addLongStat(ScanMetric.TOTAL_PRUNING_BYTES, m.dictionaryPruningBytes() + m.bloomFilterBytes());
     if (options != null) {
       stats.setLongStat(ScanMetric.OPTION_ASYNC_PAGE_READS, options.asyncPageReads() ? 1 : 0);
       stats.setLongStat(ScanMetric.OPTION_BUFFERED_READS, options.bufferedReads() ? 1 : 0);

@@ -89,7 +89,13 @@ enum ScanMetric implements MetricDef {
   /** Bytes of column and offset indexes read to decide. */
   TOTAL_PAGE_INDEX_BYTES,
   /** Row groups the filter could have narrowed, read whole because a projected column is nested. */
-  NUM_PAGE_INDEX_FALLBACKS;
+  NUM_PAGE_INDEX_FALLBACKS,
+  /** Row groups not read: no entry of a dictionary-encoded chunk matches the filter's equalities. */
+  NUM_ROWGROUPS_PRUNED_BY_DICTIONARY,
+  /** Row groups not read: a bloom filter rules out every value of the filter's equalities. */
+  NUM_ROWGROUPS_PRUNED_BY_BLOOM_FILTER,
+  /** Bytes of dictionary pages and bloom filters read to decide (also in TOTAL_READ_BYTES). */
+  TOTAL_PRUNING_BYTES;
 
   private static final Logger logger = LoggerFactory.getLogger(ScanMetric.class);
 

@@ -62,9 +62,17 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
    * filter above the scan narrows as always.
    */
   private final Boolean pageIndexSkipping;
+  /**
+   * Skip a row group when the filter's equalities (=, IN) match no entry of a column's dictionary,
+   * for chunks whose data pages are all dictionary-encoded (default true).
+   */
+  private final Boolean dictionaryPruning;
+  /** Skip a row group when a column's bloom filter rules out every value of an equality (default true). */
+  private final Boolean bloomFilterPruning;
 
   public TurboParquetFormatConfig() {
-    this(null, false, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null);
+    this(null, false, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+        null);
   }
 
   @JsonCreator
@@ -86,7 +94,9 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
       @JsonProperty("maxPageBytes") Integer maxPageBytes,
       @JsonProperty("maxPageEntries") Integer maxPageEntries,
       @JsonProperty("batchBytes") Long batchBytes,
-      @JsonProperty("pageIndexSkipping") Boolean pageIndexSkipping) {
+      @JsonProperty("pageIndexSkipping") Boolean pageIndexSkipping,
+      @JsonProperty("dictionaryPruning") Boolean dictionaryPruning,
+      @JsonProperty("bloomFilterPruning") Boolean bloomFilterPruning) {
     super(autoCorrectCorruptDates, enableStringsSignedMinMax, blockSize, pageSize, useSingleFSBlock,
         writerCompressionType, writerLogicalTypeForDecimals, writerUsePrimitivesForDecimals, writerFormatVersion);
     this.memoryBudget = memoryBudget;
@@ -98,6 +108,8 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
     this.maxPageEntries = maxPageEntries;
     this.batchBytes = batchBytes;
     this.pageIndexSkipping = pageIndexSkipping;
+    this.dictionaryPruning = dictionaryPruning;
+    this.bloomFilterPruning = bloomFilterPruning;
   }
 
   @JsonProperty
@@ -145,6 +157,16 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
     return pageIndexSkipping;
   }
 
+  @JsonProperty
+  public Boolean getDictionaryPruning() {
+    return dictionaryPruning;
+  }
+
+  @JsonProperty
+  public Boolean getBloomFilterPruning() {
+    return bloomFilterPruning;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof TurboParquetFormatConfig that
@@ -157,13 +179,15 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
         && Objects.equals(maxPageBytes, that.maxPageBytes)
         && Objects.equals(maxPageEntries, that.maxPageEntries)
         && Objects.equals(batchBytes, that.batchBytes)
-        && Objects.equals(pageIndexSkipping, that.pageIndexSkipping);
+        && Objects.equals(pageIndexSkipping, that.pageIndexSkipping)
+        && Objects.equals(dictionaryPruning, that.dictionaryPruning)
+        && Objects.equals(bloomFilterPruning, that.bloomFilterPruning);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(NAME, super.hashCode(), memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead, maxPageBytes,
-        maxPageEntries, batchBytes, pageIndexSkipping);
+        maxPageEntries, batchBytes, pageIndexSkipping, dictionaryPruning, bloomFilterPruning);
   }
 
   @Override
@@ -173,6 +197,7 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
         + ", verifyChecksums=" + verifyChecksums + ", coalescedReads=" + coalescedReads
         + ", decodeAhead=" + decodeAhead + ", maxPageBytes=" + maxPageBytes
         + ", maxPageEntries=" + maxPageEntries + ", batchBytes=" + batchBytes
-        + ", pageIndexSkipping=" + pageIndexSkipping + "]";
+        + ", pageIndexSkipping=" + pageIndexSkipping + ", dictionaryPruning=" + dictionaryPruning
+        + ", bloomFilterPruning=" + bloomFilterPruning + "]";
   }
 }

@@ -100,41 +100,6 @@ public record ScanOptions(
         + ": " + batchBytes);
   }
 
-  /** The options as they were before coalesced reads existed; those take their defaults. */
-  public ScanOptions(int scanThreads, int decodeThreads, boolean asyncPageReads, boolean bufferedReads,
-      int bufferSize, boolean readAheadHint, int queueDepth, boolean parallelDecode, int batchSize,
-      long memoryBudget, boolean verifyChecksums) {
-    this(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint, queueDepth,
-        parallelDecode, batchSize, memoryBudget, verifyChecksums, Builder.DEFAULT_COALESCED_READS,
-        Builder.DEFAULT_COALESCE_GAP, Builder.DEFAULT_COALESCE_MAX_SIZE, Builder.DEFAULT_PREFETCH_ROW_GROUPS,
-        Builder.DEFAULT_DECODE_AHEAD, Builder.DEFAULT_MAX_PAGE_BYTES,
-        Builder.DEFAULT_MAX_PAGE_ENTRIES, Builder.DEFAULT_BATCH_BYTES, Builder.DEFAULT_PAGE_INDEX_SKIPPING,
-        Builder.DEFAULT_DICTIONARY_PRUNING, Builder.DEFAULT_BLOOM_FILTER_PRUNING);
-  }
-
-  /** The options as they were before page-index skipping existed; it takes its default (on). */
-  public ScanOptions(int scanThreads, int decodeThreads, boolean asyncPageReads, boolean bufferedReads,
-      int bufferSize, boolean readAheadHint, int queueDepth, boolean parallelDecode, int batchSize,
-      long memoryBudget, boolean verifyChecksums, boolean coalescedReads, long coalesceGap, int coalesceMaxSize,
-      boolean prefetchRowGroups, boolean decodeAhead, int maxPageBytes, int maxPageEntries, long batchBytes) {
-    this(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint, queueDepth,
-        parallelDecode, batchSize, memoryBudget, verifyChecksums, coalescedReads, coalesceGap, coalesceMaxSize,
-        prefetchRowGroups, decodeAhead, maxPageBytes, maxPageEntries, batchBytes, Builder.DEFAULT_PAGE_INDEX_SKIPPING,
-        Builder.DEFAULT_DICTIONARY_PRUNING, Builder.DEFAULT_BLOOM_FILTER_PRUNING);
-  }
-
-  /** The options as they were before row-group pruning by dictionary and bloom filter existed; both take their defaults (on). */
-  public ScanOptions(int scanThreads, int decodeThreads, boolean asyncPageReads, boolean bufferedReads,
-      int bufferSize, boolean readAheadHint, int queueDepth, boolean parallelDecode, int batchSize,
-      long memoryBudget, boolean verifyChecksums, boolean coalescedReads, long coalesceGap, int coalesceMaxSize,
-      boolean prefetchRowGroups, boolean decodeAhead, int maxPageBytes, int maxPageEntries, long batchBytes,
-      boolean pageIndexSkipping) {
-    this(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint, queueDepth,
-        parallelDecode, batchSize, memoryBudget, verifyChecksums, coalescedReads, coalesceGap, coalesceMaxSize,
-        prefetchRowGroups, decodeAhead, maxPageBytes, maxPageEntries, batchBytes, pageIndexSkipping,
-        Builder.DEFAULT_DICTIONARY_PRUNING, Builder.DEFAULT_BLOOM_FILTER_PRUNING);
-  }
-
   private static void require(boolean condition, String message) {
     if (!condition) {
       throw new IllegalArgumentException(message);

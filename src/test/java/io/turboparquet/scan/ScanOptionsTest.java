@@ -24,15 +24,6 @@ class ScanOptionsTest {
   }
 
   @Test
-  void theConstructorWithoutCoalescingOptionsTakesTheirDefaults() {
-    ScanOptions d = ScanOptions.defaults();
-    ScanOptions old = new ScanOptions(d.scanThreads(), d.decodeThreads(), d.asyncPageReads(), d.bufferedReads(),
-        d.bufferSize(), d.readAheadHint(), d.queueDepth(), d.parallelDecode(), d.batchSize(), d.memoryBudget(),
-        d.verifyChecksums());
-    assertEquals(d, old);
-  }
-
-  @Test
   void pruningIsOnByDefaultAndKeptByToBuilder() {
     ScanOptions d = ScanOptions.defaults();
     assertTrue(d.dictionaryPruning());
@@ -41,11 +32,6 @@ class ScanOptionsTest {
     assertFalse(off.dictionaryPruning());
     assertFalse(off.bloomFilterPruning());
     assertEquals(off, off.toBuilder().build());
-    ScanOptions old = new ScanOptions(d.scanThreads(), d.decodeThreads(), d.asyncPageReads(), d.bufferedReads(),
-        d.bufferSize(), d.readAheadHint(), d.queueDepth(), d.parallelDecode(), d.batchSize(), d.memoryBudget(),
-        d.verifyChecksums(), d.coalescedReads(), d.coalesceGap(), d.coalesceMaxSize(), d.prefetchRowGroups(),
-        d.decodeAhead(), d.maxPageBytes(), d.maxPageEntries(), d.batchBytes(), d.pageIndexSkipping());
-    assertEquals(d, old);
   }
 
   @Test
