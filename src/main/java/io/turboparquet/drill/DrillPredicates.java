@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.drill.common.expression.CastExpression;
@@ -29,6 +31,9 @@ import org.apache.drill.common.expression.ValueExpressions;
 import org.apache.drill.common.types.TypeProtos.MajorType;
 import org.apache.drill.common.types.TypeProtos.MinorType;
 import org.apache.drill.common.types.Types;
+import org.apache.drill.exec.ExecConstants;
+import org.apache.drill.exec.server.options.OptionManager;
+import org.apache.drill.exec.store.ColumnExplorer;
 
 /**
  * The filter Drill pushes into the scan ({@code TurboParquetRowGroupScan.getFilter()}) as the core's
@@ -67,7 +72,8 @@ import org.apache.drill.common.types.Types;
  * </ul>
  * Left out: columns under a group or a repeated field, columns the core does not order
  * ({@link ValueOrder#of} null: INT96, unsigned, INTERVAL, FLOAT16), TIME in microseconds, columns
- * the file lacks (implicit ones too), a column inside any function or cast, NOT, LIKE and every
+ * the file lacks, Drill's implicit and partition columns ({@code filename}, {@code dir0}, ...,
+ * which hide a file's column of the name), a column inside any function or cast, NOT, LIKE and every
  * other function, and other pairs of column and literal types (a string against a number, a number
  * against a date, a FLOAT literal against an integer column, ...).
  */
@@ -90,34 +96,46 @@ final class DrillPredicates {
    */
   private record Value(MinorType type, Object value) {}
 
-  private final Schema schema;
-  private final boolean timestampMicrosAsInt64;
-  private final boolean timeMicrosAsInt64;
-  private final boolean int96AsTimestamp;
+  /**
+   * How Drill reads a file's columns: the session options {@link DrillColumn#of} takes (they decide
+   * the types Drill compares), and the names Drill takes for its implicit, internal and partition
+   * columns, which hide a file's column of the same name (ignoring case).
+   */
+  record Reading(boolean timestampMicrosAsInt64, boolean timeMicrosAsInt64, boolean int96AsTimestamp,
+      java.util.function.Predicate<String> implicit) {
+    /** As the session's options say. */
+    static Reading of(OptionManager options) {
+      Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+      names.addAll(ColumnExplorer.initImplicitFileColumns(options).keySet());
+      names.addAll(ColumnExplorer.initImplicitInternalFileColumns(options).keySet());
+      String partition = options.getString(ExecConstants.FILESYSTEM_PARTITION_COLUMN_LABEL);
+      return new Reading(options.getBoolean(ExecConstants.PARQUET_READER_TIMESTAMP_MICROS_AS_INT64),
+          options.getBoolean(ExecConstants.PARQUET_READER_TIME_MICROS_AS_INT64),
+          options.getBoolean(ExecConstants.PARQUET_READER_INT96_AS_TIMESTAMP),
+          name -> names.contains(name) || ColumnExplorer.isPartitionColumn(partition, name));
+    }
+  }
 
-  private DrillPredicates(Schema schema, boolean timestampMicrosAsInt64, boolean timeMicrosAsInt64,
-      boolean int96AsTimestamp) {
+  private final Schema schema;
+  private final Reading reading;
+
+  private DrillPredicates(Schema schema, Reading reading) {
     this.schema = schema;
-    this.timestampMicrosAsInt64 = timestampMicrosAsInt64;
-    this.timeMicrosAsInt64 = timeMicrosAsInt64;
-    this.int96AsTimestamp = int96AsTimestamp;
+    this.reading = reading;
   }
 
   /**
    * Drill's {@code filter}, in the form the scan got it, as a predicate on {@code schema}'s columns
    * (named as the file names them) that every row matching the filter satisfies, or null when
-   * nothing of it can be translated. The flags are Drill's session options as {@link DrillColumn#of}
-   * takes them (they decide the types Drill compares). The result binds to {@code schema}
-   * ({@link Filter#bind}); nothing is thrown for any expression.
+   * nothing of it can be translated. The result binds to {@code schema} ({@link Filter#bind});
+   * nothing is thrown for any expression.
    */
-  static Predicate of(LogicalExpression filter, Schema schema, boolean timestampMicrosAsInt64,
-      boolean timeMicrosAsInt64, boolean int96AsTimestamp) {
-    if (filter == null || schema == null) {
+  static Predicate of(LogicalExpression filter, Schema schema, Reading reading) {
+    if (filter == null || schema == null || reading == null) {
       return null;
     }
     try {
-      return new DrillPredicates(schema, timestampMicrosAsInt64, timeMicrosAsInt64, int96AsTimestamp)
-          .translate(filter);
+      return new DrillPredicates(schema, reading).translate(filter);
     } catch (RuntimeException e) { // a shape nobody foresaw: read everything rather than fail the query
       return null;
     }
@@ -222,7 +240,8 @@ final class DrillPredicates {
     }
     MajorType type;
     try {
-      type = DrillColumn.of(c, timestampMicrosAsInt64, timeMicrosAsInt64, int96AsTimestamp).type();
+      type = DrillColumn.of(c, reading.timestampMicrosAsInt64(), reading.timeMicrosAsInt64(),
+          reading.int96AsTimestamp()).type();
     } catch (RuntimeException e) { // a column our reader does not read: the query fails anyway
       return null;
     }
@@ -257,6 +276,9 @@ final class DrillPredicates {
       return null;
     }
     String name = path.getRootSegment().getPath();
+    if (reading.implicit().test(name)) {
+      return null; // Drill's filename, dir0, ...: not the file's column of that name
+    }
     ColumnDescriptor found = null;
     for (ColumnDescriptor c : schema.columns()) {
       if (c.path().get(0).equalsIgnoreCase(name)) {

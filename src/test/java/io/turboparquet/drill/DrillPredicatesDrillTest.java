@@ -149,8 +149,8 @@ public class DrillPredicatesDrillTest extends ClusterTest {
       Case c = TRANSLATED.get(i);
       LogicalExpression planned = plannedFilter(c.sql());
       LogicalExpression serialised = LogicalExpressionParser.parse(ExpressionStringBuilder.toString(planned));
-      Predicate p = DrillPredicates.of(planned, schema, false, false, false);
-      Predicate q = DrillPredicates.of(serialised, schema, false, false, false);
+      Predicate p = DrillPredicates.of(planned, schema, reading());
+      Predicate q = DrillPredicates.of(serialised, schema, reading());
       assertEquals(c.sql(), c.planned(), String.valueOf(p));
       assertEquals(c.sql(), c.serialised(), String.valueOf(q));
       assertKept(c.sql() + " in the root fragment", roots.get(i), p);
@@ -163,9 +163,9 @@ public class DrillPredicatesDrillTest extends ClusterTest {
   public void filtersWithNothingTranslatableGiveNull() throws Exception {
     for (String sql : UNTRANSLATED) {
       LogicalExpression planned = plannedFilter(sql);
-      assertNull(sql, DrillPredicates.of(planned, schema, false, false, false));
+      assertNull(sql, DrillPredicates.of(planned, schema, reading()));
       assertNull(sql, DrillPredicates.of(LogicalExpressionParser.parse(ExpressionStringBuilder.toString(planned)),
-          schema, false, false, false));
+          schema, reading()));
     }
   }
 
@@ -185,6 +185,11 @@ public class DrillPredicatesDrillTest extends ClusterTest {
       lost.removeAll(kept(Predicate.parse(naive[1])));
       assertFalse(naive[0] + " as " + naive[1], lost.isEmpty());
     }
+  }
+
+  /** As the drillbit's options say. */
+  private static DrillPredicates.Reading reading() {
+    return DrillPredicates.Reading.of(cluster.drillbit().getContext().getOptionManager());
   }
 
   private static void assertKept(String what, TreeSet<Long> drill, Predicate p) {

@@ -52,7 +52,14 @@ class DrillPredicatesTest {
       add(new ColumnDescriptor(COLUMNS.size(), List.of("rep"), PhysicalType.INT32, 0, Repetition.REPEATED, 1, 1,
           null)),
       col("Twice", PhysicalType.INT32, 0, null),
-      col("twice", PhysicalType.INT32, 0, null)));
+      col("twice", PhysicalType.INT32, 0, null),
+      col("fileName", PhysicalType.BYTE_ARRAY, 0, "STRING"),
+      col("dir1", PhysicalType.INT32, 0, null)));
+  /** Drill's defaults, for the names this schema uses. */
+  private static final DrillPredicates.Reading READING = new DrillPredicates.Reading(false, false, false,
+      name -> name.equalsIgnoreCase("filename") || name.matches("dir[0-9]+"));
+  private static final DrillPredicates.Reading MICROS_AS_INT64 = new DrillPredicates.Reading(true, false, false,
+      READING.implicit());
 
   private static ColumnDescriptor col(String name, PhysicalType type, int length, String logical) {
     return add(new ColumnDescriptor(COLUMNS.size(), List.of(name), type, length, Repetition.OPTIONAL, 1, 0, logical));
@@ -69,7 +76,7 @@ class DrillPredicatesTest {
   }
 
   private static String of(LogicalExpression e, boolean timestampMicrosAsInt64) {
-    Predicate p = DrillPredicates.of(e, SCHEMA, timestampMicrosAsInt64, false, false);
+    Predicate p = DrillPredicates.of(e, SCHEMA, timestampMicrosAsInt64 ? MICROS_AS_INT64 : READING);
     if (p != null) {
       Filter.bind(p, SCHEMA); // throws if it does not bind
     }
@@ -83,7 +90,7 @@ class DrillPredicatesTest {
   @Test
   void comparisonsOfAColumnAndALiteralInEitherOrder() {
     assertEquals(new Predicate.Compare("i32", Predicate.Op.EQ, new Literal(Literal.Kind.NUMBER, "5")),
-        DrillPredicates.of(LogicalExpressionParser.parse("equal(`i32`, 5)"), SCHEMA, false, false, false));
+        DrillPredicates.of(LogicalExpressionParser.parse("equal(`i32`, 5)"), SCHEMA, READING));
     assertEquals("i32 <> 5", of("not_equal(`i32`, 5)"));
     assertEquals("i32 < 5", of("less_than(`i32`, 5)"));
     assertEquals("i32 > 5", of("less_than(5, `i32`)"), "5 < i32 is i32 > 5");
@@ -142,7 +149,10 @@ class DrillPredicatesTest {
     assertNull(of("equal(5, 6)"));
     assertNull(of("equal(`i32`)"));
     assertNull(of("equal(`nope`, 5)"), "not in the file");
-    assertNull(of("equal(`dir0`, '2020')"), "an implicit column");
+    assertNull(of("equal(`dir0`, '2020')"), "a partition column");
+    assertNull(of("equal(`filename`, 'x')"), "Drill's implicit column hides the file's");
+    assertNull(of("equal(`dir1`, 5)"), "Drill's partition column hides the file's");
+    assertEquals("i32 = 5", of("booleanAnd(equal(`FILENAME`, 'x'), equal(`i32`, 5))"));
     assertNull(of("equal(`m`.`x`, 5)"), "a leaf of a group");
     assertNull(of("equal(`m`, 5)"), "a group");
     assertNull(of("equal(`rep`, 5)"), "a repeated column");
@@ -153,7 +163,7 @@ class DrillPredicatesTest {
     assertNull(of(IfExpression.newBuilder().setIfCondition(new IfExpression.IfCondition(
         ValueExpressions.BooleanExpression.TRUE, SchemaPath.getSimplePath("b"))).setElse(
         ValueExpressions.BooleanExpression.FALSE).build(), false));
-    assertNull(DrillPredicates.of(null, SCHEMA, false, false, false));
+    assertNull(DrillPredicates.of(null, SCHEMA, READING));
   }
 
   @Test
