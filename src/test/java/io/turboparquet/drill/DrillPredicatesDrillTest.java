@@ -208,7 +208,8 @@ public class DrillPredicatesDrillTest extends ClusterTest {
         .withOptionManager(drillbit.getOptionManager())
         .setSupportComplexTypes(true)
         .build();
-    try (QueryContext query = new QueryContext(session, drillbit, UserBitShared.QueryId.getDefaultInstance())) {
+    QueryContext query = new QueryContext(session, drillbit, UserBitShared.QueryId.getDefaultInstance());
+    try {
       PhysicalPlan plan = DrillSqlWorker.getPlan(query, "select id from " + TABLE + " where " + where);
       for (PhysicalOperator op : plan.getSortedOperators()) {
         if (op instanceof TurboParquetGroupScan scan) {
@@ -216,6 +217,8 @@ public class DrillPredicatesDrillTest extends ClusterTest {
           return scan.getFilter();
         }
       }
+    } finally {
+      query.close();
     }
     throw new AssertionError(where + ": no turbo-parquet scan");
   }
@@ -286,7 +289,7 @@ public class DrillPredicatesDrillTest extends ClusterTest {
     double[] doubles = {0.1, 1.5, Double.NaN, -0.0, 2.75};
     SimpleGroupFactory groups = new SimpleGroupFactory(type);
     try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(path.toUri()))
-        .withConf(new Configuration()).withType(type).withRowGroupSize(8 * 1024).withPageSize(1024).build()) {
+        .withConf(new Configuration()).withType(type).withRowGroupSize(8 * 1024L).withPageSize(1024).build()) {
       for (int i = 0; i < ROWS; i++) {
         Group g = groups.newGroup();
         g.add("id", (long) i);
