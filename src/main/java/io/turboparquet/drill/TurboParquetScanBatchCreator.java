@@ -1,5 +1,7 @@
 package io.turboparquet.drill;
 
+import io.turboparquet.filter.Filter;
+import io.turboparquet.filter.Predicate;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.scan.RowGroupPipeline;
 import io.turboparquet.scan.RowGroupRead;
@@ -12,7 +14,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.drill.common.exceptions.ExecutionSetupException;
+import org.apache.drill.common.expression.LogicalExpression;
 import org.apache.drill.exec.ops.ExecutorFragmentContext;
 import org.apache.drill.exec.ops.OperatorContext;
 import org.apache.drill.exec.physical.impl.BatchCreator;
@@ -29,7 +33,10 @@ import org.apache.hadoop.fs.Path;
  * columns from Drill's {@link ColumnExplorer}, and one {@link RowGroupPipeline} over every reader's
  * row group, which reads ahead across them and which the operator ({@link TurboParquetScanBatch})
  * closes. Row groups are pruned at planning time by Drill, and here again by the filter the planner
- * leaves on the scan ({@link RuntimePruner}), as Drill's own scan does.
+ * leaves on the scan ({@link RuntimePruner}), as Drill's own scan does. That filter also reaches
+ * the pipeline, translated per file ({@link DrillPredicates}): row groups its equalities rule out
+ * by dictionary or bloom filter are not read, and of the others only the pages the page index says
+ * may match. Drill's filter above the scan still decides every row.
  */
 public final class TurboParquetScanBatchCreator implements BatchCreator<TurboParquetRowGroupScan> {
   @Override
@@ -51,6 +58,8 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
     }
     FooterCache footerCache = FooterCache.of(scan.getFormatPlugin().getContext());
     Map<Path, FileMetadata> footers = new HashMap<>();
+    Map<Path, Optional<Filter>> filters = new HashMap<>();
+    DrillPredicates.Reading reading = DrillPredicates.Reading.of(context.getOptions());
     List<TurboParquetRecordReader> readers = new ArrayList<>();
     List<RowGroupRead> reads = new ArrayList<>();
     List<Map<String, String>> implicitColumns = new ArrayList<>();
@@ -71,7 +80,9 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
       }
       TurboParquetRecordReader reader = new TurboParquetRecordReader(context.getOptions(), scan.getFormatConfig(),
           entry.getPath(), metadata, entry.getRowGroupIndex(), rows, rowGroupScan.getColumns());
-      reads.add(reader.plan(null));
+      Filter filter = filters.computeIfAbsent(entry.getPath(),
+          p -> Optional.ofNullable(filter(rowGroupScan.getFilter(), metadata, reading))).orElse(null);
+      reads.add(reader.plan(filter));
       readers.add(reader);
       Map<String, String> implicit = explorer.populateColumns(entry.getPath(),
           rowGroupScan.getPartitionValues(entry), rowGroupScan.supportsFileImplicitColumns(), fs,
@@ -101,6 +112,15 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
         .findFirst().orElse(options);
     return new TurboParquetScanBatch(context, operator, readers, implicitColumns, pipeline, metrics, reported,
         entries.size(), pruned);
+  }
+
+  /**
+   * Drill's pushed filter as the core's, bound to the file's schema; null when no part of it can be
+   * used on this file (then its pages are all read).
+   */
+  private static Filter filter(LogicalExpression expression, FileMetadata metadata, DrillPredicates.Reading reading) {
+    Predicate predicate = DrillPredicates.of(expression, metadata.schema(), reading);
+    return predicate == null ? null : Filter.bind(predicate, metadata.schema());
   }
 
   /** The file's footer from the drillbit's cache: planning has usually decoded it already. */

@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.turboparquet.scan.PageIndexFiles;
+import io.turboparquet.scan.PruningFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,17 +16,19 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 /**
- * Page-index skipping inside Drill: the filter Drill pushes into the scan ({@link DrillPredicates})
- * reaches the fragment's pipeline, which reads only the pages that may hold matching rows. Drill's
- * built-in reader on the same query is the oracle: every filter gives its rows, whether the filter
- * translates in full, in part (an AND with a term we cannot use) or not at all; selective filters
- * on sorted columns skip pages and read a fraction of the bytes; the format property
- * {@code pageIndexSkipping => false} skips nothing.
+ * Selective scans inside Drill: the filter Drill pushes into the scan ({@link DrillPredicates})
+ * reaches the fragment's pipeline, which skips row groups by dictionary and bloom filter and reads
+ * only the pages that may hold matching rows. Drill's built-in reader on the same query is the
+ * oracle: every filter gives its rows, whether the filter translates in full, in part (an AND with
+ * a term we cannot use) or not at all; selective filters on sorted columns skip pages and read a
+ * fraction of the bytes; equalities on values inside a row group's min/max but absent from it skip
+ * the row group; the format properties turn each kind off.
  */
-public class TurboParquetPageSkippingDrillTest extends ClusterTest {
+public class SelectiveScanDrillTest extends ClusterTest {
   private static final String SCAN = TurboParquetRowGroupScan.OPERATOR_TYPE;
   private static final String COLUMNS = "key, down, small, d, f, s, `mode`, `day`";
   private static String table;
+  private static String pruning;
 
   /** Filters whose rows must equal the built-in reader's; the first ones select few pages of a sorted column. */
   private static final List<String> SELECTIVE = List.of(
@@ -54,6 +57,8 @@ public class TurboParquetPageSkippingDrillTest extends ClusterTest {
     Path dir = Files.createDirectories(dirTestWatcher.getRootDir().toPath().resolve("indexed"));
     PageIndexFiles.write(dir.resolve("v1.parquet"), 40_000, false, 1);
     table = "indexed/v1.parquet";
+    PruningFiles.write(dir.resolve("pruning.parquet"), false);
+    pruning = "indexed/pruning.parquet";
   }
 
   private static String query(String format, String where) {
@@ -94,6 +99,35 @@ public class TurboParquetPageSkippingDrillTest extends ClusterTest {
     for (String where : List.of("cast(key as varchar) = '60003'", "key + 1 = 60004")) {
       assertEquals(where, 0L, (long) scanMetrics(query("type => 'turbo-parquet'", where)).get("NUM_PAGES_SKIPPED"));
     }
+  }
+
+  /**
+   * Values inside the min/max of their block's row groups but in none of them: statistics cannot
+   * rule those row groups out (Drill's planner keeps them), dictionaries and bloom filters can.
+   */
+  @Test
+  public void equalitiesOnAbsentValuesSkipRowGroupsByDictionaryAndBloomFilter() throws Exception {
+    String off = "type => 'turbo-parquet', dictionaryPruning => false, bloomFilterPruning => false";
+    for (String where : List.of("name = 'n2-100'", "sbloom in ('s2-100', 's3-200')", "name = 'n2-100' and id > 0",
+        "name = 'n2-3' or sbloom = 's2-100'", "name = 'n2-100' or id = 7000")) {
+      String sql = "select id, name, sbloom, code from table(dfs.`%s`(%s)) where " + where + " order by id";
+      Result expected = Result.of(client, String.format(sql, pruning, "type => 'parquet'"));
+      assertEquals(where, expected, Result.of(client, String.format(sql, pruning, "type => 'turbo-parquet'")));
+      assertEquals(where, expected, Result.of(client, String.format(sql, pruning, off)));
+    }
+    String sql = "select id, name, sbloom, code from table(dfs.`" + pruning + "`(%s)) where %s";
+    Map<String, Long> dictionary = scanMetrics(String.format(sql, "type => 'turbo-parquet'", "name = 'n2-100'"));
+    Map<String, Long> bloom = scanMetrics(String.format(sql, "type => 'turbo-parquet'", "sbloom = 's2-100'"));
+    Map<String, Long> neither = scanMetrics(String.format(sql, off, "sbloom = 's2-100'"));
+    long pruned = dictionary.get("NUM_ROWGROUPS_PRUNED_BY_DICTIONARY")
+        + dictionary.get("NUM_ROWGROUPS_PRUNED_BY_BLOOM_FILTER");
+    assertTrue(dictionary.toString(), pruned > 0);
+    assertEquals(dictionary.toString(), 0L, (long) dictionary.get("NUM_ROWS"));
+    assertTrue(bloom.toString(), bloom.get("NUM_ROWGROUPS_PRUNED_BY_BLOOM_FILTER") > 0);
+    assertTrue(bloom.toString(), bloom.get("TOTAL_PRUNING_BYTES") > 0);
+    assertEquals(neither.toString(), 0L, neither.get("NUM_ROWGROUPS_PRUNED_BY_DICTIONARY")
+        + neither.get("NUM_ROWGROUPS_PRUNED_BY_BLOOM_FILTER"));
+    assertTrue(bloom.get("TOTAL_READ_BYTES") < neither.get("TOTAL_READ_BYTES"));
   }
 
   private static List<String> concat(List<String> a, List<String> b) {
