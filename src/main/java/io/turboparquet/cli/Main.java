@@ -43,7 +43,7 @@ public final class Main {
       "usage: turbo-parquet meta FILE [--columns a,b] [--repeat N] [--json]",
       "       turbo-parquet scan FILE [--columns a,b] [--threads N] [--repeat N] [--json] [--floor] [scan flags]",
       "                          [--filter \"l_shipdate >= DATE '1995-01-01' AND l_partkey IN (1, 2)\"] [--no-page-index]",
-      "                          [--no-dictionary-pruning] [--no-bloom-filter]",
+      "                          [--no-dictionary-pruning] [--no-bloom-filter] [--no-late-materialization]",
       "       turbo-parquet digest FILE [--columns a,b] [scan flags]",
       "FILE: a local path or Hadoop URI (hdfs://, s3a://) of a file, a directory or a glob (one dataset)",
       "       turbo-parquet fuzz [--seconds N] [--seed S] [--cases N] [--out DIR] [--corpus DIR,DIR] [--timeout MS]",
@@ -88,7 +88,7 @@ public final class Main {
   /** Runs a command; {@code env} is the environment (HADOOP_CONF_DIR is read from it). */
   static int run(String[] argv, PrintStream out, Map<String, String> env) throws IOException {
     Args args = new Args(argv, Set.of("json", "verify-checksums", "floor", "in-process", "no-page-index",
-        "no-dictionary-pruning", "no-bloom-filter"));
+        "no-dictionary-pruning", "no-bloom-filter", "no-late-materialization"));
     List<String> words = args.positional();
     if (words.size() == 1 && words.get(0).equals("fuzz")) {
       return fuzz(args, out);
@@ -352,6 +352,7 @@ public final class Main {
         .verifyChecksums(args.bool("verify-checksums", false))
         .pageIndexSkipping(!args.bool("no-page-index", false))
         .dictionaryPruning(!args.bool("no-dictionary-pruning", false))
+        .lateMaterialization(!args.bool("no-late-materialization", false))
         .bloomFilterPruning(!args.bool("no-bloom-filter", false));
     ScanOptions d = ScanOptions.defaults();
     b.coalescedReads(args.bool("coalesce", d.coalescedReads()))

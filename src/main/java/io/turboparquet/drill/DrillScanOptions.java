@@ -61,6 +61,9 @@ final class DrillScanOptions {
     if (config.getBloomFilterPruning() != null) {
       b.bloomFilterPruning(config.getBloomFilterPruning());
     }
+    if (config.getLateMaterialization() != null) {
+      b.lateMaterialization(config.getLateMaterialization());
+    }
     return b.build();
   }
 

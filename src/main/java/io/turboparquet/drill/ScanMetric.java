@@ -95,7 +95,9 @@ enum ScanMetric implements MetricDef {
   /** Row groups not read: a bloom filter rules out every value of the filter's equalities. */
   NUM_ROWGROUPS_PRUNED_BY_BLOOM_FILTER,
   /** Bytes of dictionary pages and bloom filters read to decide (also in TOTAL_READ_BYTES). */
-  TOTAL_PRUNING_BYTES;
+  TOTAL_PRUNING_BYTES,
+  /** Rows of batches with no candidate row by the filter columns' values: other columns not decoded (late materialization). */
+  NUM_LATE_SKIPPED_ROWS;
 
   private static final Logger logger = LoggerFactory.getLogger(ScanMetric.class);
 

@@ -69,10 +69,15 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
   private final Boolean dictionaryPruning;
   /** Skip a row group when a column's bloom filter rules out every value of an equality (default true). */
   private final Boolean bloomFilterPruning;
+  /**
+   * With such a filter, decode the filter's columns first and the others only for batches with a
+   * row that may match (default true).
+   */
+  private final Boolean lateMaterialization;
 
   public TurboParquetFormatConfig() {
     this(null, false, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null);
+        null, null);
   }
 
   @JsonCreator
@@ -96,7 +101,8 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
       @JsonProperty("batchBytes") Long batchBytes,
       @JsonProperty("pageIndexSkipping") Boolean pageIndexSkipping,
       @JsonProperty("dictionaryPruning") Boolean dictionaryPruning,
-      @JsonProperty("bloomFilterPruning") Boolean bloomFilterPruning) {
+      @JsonProperty("bloomFilterPruning") Boolean bloomFilterPruning,
+      @JsonProperty("lateMaterialization") Boolean lateMaterialization) {
     super(autoCorrectCorruptDates, enableStringsSignedMinMax, blockSize, pageSize, useSingleFSBlock,
         writerCompressionType, writerLogicalTypeForDecimals, writerUsePrimitivesForDecimals, writerFormatVersion);
     this.memoryBudget = memoryBudget;
@@ -110,6 +116,7 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
     this.pageIndexSkipping = pageIndexSkipping;
     this.dictionaryPruning = dictionaryPruning;
     this.bloomFilterPruning = bloomFilterPruning;
+    this.lateMaterialization = lateMaterialization;
   }
 
   @JsonProperty
@@ -167,6 +174,11 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
     return bloomFilterPruning;
   }
 
+  @JsonProperty
+  public Boolean getLateMaterialization() {
+    return lateMaterialization;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof TurboParquetFormatConfig that
@@ -181,13 +193,14 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
         && Objects.equals(batchBytes, that.batchBytes)
         && Objects.equals(pageIndexSkipping, that.pageIndexSkipping)
         && Objects.equals(dictionaryPruning, that.dictionaryPruning)
-        && Objects.equals(bloomFilterPruning, that.bloomFilterPruning);
+        && Objects.equals(bloomFilterPruning, that.bloomFilterPruning)
+        && Objects.equals(lateMaterialization, that.lateMaterialization);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(NAME, super.hashCode(), memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead, maxPageBytes,
-        maxPageEntries, batchBytes, pageIndexSkipping, dictionaryPruning, bloomFilterPruning);
+        maxPageEntries, batchBytes, pageIndexSkipping, dictionaryPruning, bloomFilterPruning, lateMaterialization);
   }
 
   @Override
@@ -198,6 +211,6 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
         + ", decodeAhead=" + decodeAhead + ", maxPageBytes=" + maxPageBytes
         + ", maxPageEntries=" + maxPageEntries + ", batchBytes=" + batchBytes
         + ", pageIndexSkipping=" + pageIndexSkipping + ", dictionaryPruning=" + dictionaryPruning
-        + ", bloomFilterPruning=" + bloomFilterPruning + "]";
+        + ", bloomFilterPruning=" + bloomFilterPruning + ", lateMaterialization=" + lateMaterialization + "]";
   }
 }

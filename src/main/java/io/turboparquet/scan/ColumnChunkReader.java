@@ -444,6 +444,22 @@ final class ColumnChunkReader implements AutoCloseable {
    * there) and keeps the rest for the start of the next batch. Called by the scanner between
    * batches, before the batch is handed on.
    */
+  /**
+   * Whether the rows up to {@code row} can be passed over undecoded: a flat column whose rows kept
+   * from the last batch ({@link #keep}), if any, all lie before it.
+   */
+  boolean canSkipTo(long row) {
+    return maxRep == 0 && rowPosition + carryRows <= row;
+  }
+
+  /** Drops the rows kept from the last batch, unread (the scan skips them; see {@link #canSkipTo}). */
+  void dropCarriedRows() {
+    rowPosition += carryRows;
+    carryRows = 0;
+    carryEntries = 0;
+    carryNonNull = 0;
+  }
+
   void keep(int rows) {
     int total = batch.rowCount();
     if (rows >= total) {

@@ -153,7 +153,7 @@ public final class RowGroupPipeline implements AutoCloseable {
       RowGroupFetch owned = fetch;
       fetch = null; // the scanner owns it now, and closes it if it fails
       RowGroupScanner s = new RowGroupScanner(c, read.metadata(), read.path(), read.rowGroup(), read.projection(),
-          owned, selection);
+          owned, selection, read.filter());
       context.metrics().addRowGroup(read.numRows());
       return s;
     } finally {

@@ -2,8 +2,9 @@ package io.turboparquet.scan;
 
 import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.ColumnDescriptor;
-import io.turboparquet.format.FileMetadata;
+import io.turboparquet.filter.Filter;
 import io.turboparquet.filter.RowRanges;
+import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.OffsetIndex;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
@@ -60,15 +61,26 @@ final class RowGroupScanner implements AutoCloseable {
   private final RowRanges ranges;
   private int rangeIndex;
   private final boolean filtered;
-  /** The next batch's tasks, submitted by {@link #decodeAhead}; null when none are. */
-  private List<DecodeTask> pending;
+  /** The next batch's tasks (every column's), submitted by {@link #decodeAhead}; null when none are. */
+  private DecodeTask[] pending;
+  /**
+   * Late materialization: the filter's columns are decoded first, the others only for batches with
+   * a candidate row. Null when off, impossible (see {@link BatchFilter#of}), or given up because
+   * most batches had candidates.
+   */
+  private BatchFilter late;
+  private boolean[] isFilterColumn;
+  private int lateBatches;
+  private int lateMatches;
+  /** Batches judged before late materialization may be given up, and the share of them with a candidate that gives it up. */
+  private static final int LATE_TRIAL_BATCHES = 8;
   private boolean checkedEnd;
 
   /** Scans a row group, reading it coalesced when the options ask for that and it fits the budget. */
   RowGroupScanner(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
       List<ColumnDescriptor> projection) throws IOException {
     this(context, meta, path, rowGroupIndex, projection,
-        startFetch(context, meta, path, rowGroupIndex, projection, 0, null), null);
+        startFetch(context, meta, path, rowGroupIndex, projection, 0, null), null, null);
   }
 
   /**
@@ -76,7 +88,8 @@ final class RowGroupScanner implements AutoCloseable {
    * group decoded), or chunk by chunk when it is null. Takes ownership of the fetch.
    */
   RowGroupScanner(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
-      List<ColumnDescriptor> projection, RowGroupFetch fetch, PageSelection selection) throws IOException {
+      List<ColumnDescriptor> projection, RowGroupFetch fetch, PageSelection selection, Filter filter)
+      throws IOException {
     this.context = context;
     this.file = meta.file();
     this.rowGroup = meta.rowGroups().get(rowGroupIndex);
@@ -137,6 +150,13 @@ final class RowGroupScanner implements AutoCloseable {
     }
     long fitting = widest == 0 ? Long.MAX_VALUE : Math.max(1, options.batchBytes() / widest);
     batchRows = (int) Math.min(options.batchSize(), fitting);
+    late = options.lateMaterialization() ? BatchFilter.of(filter, projection) : null;
+    if (late != null) {
+      isFilterColumn = new boolean[projection.size()];
+      for (int i : late.filterColumns()) {
+        isFilterColumn[i] = true;
+      }
+    }
   }
 
   /**
@@ -168,43 +188,105 @@ final class RowGroupScanner implements AutoCloseable {
 
   /** The next batch, or null when the row group is done. Invalidates the previous batch. */
   public Batch next() throws IOException {
-    long start = nextStart();
-    if (start < 0) {
-      if (!checkedEnd && !filtered) { // once the last batch is done with: no column may hold values past the rows
-        checkedEnd = true;
-        for (ColumnChunkReader r : readers) {
-          r.checkExhausted();
+    while (true) {
+      long start = nextStart();
+      if (start < 0) {
+        if (!checkedEnd && !filtered && late == null) { // once the last batch is done with: no column may hold values past the rows
+          checkedEnd = true;
+          for (ColumnChunkReader r : readers) {
+            r.checkExhausted();
+          }
+        }
+        return null;
+      }
+      long remaining = ranges.to(rangeIndex) - start;
+      int rows = (int) Math.min(batchRows, remaining);
+      ColumnBatch[] columns;
+      if (pending != null) {
+        DecodeTask[] tasks = pending;
+        pending = null;
+        columns = finish(tasks);
+      } else if (late != null) {
+        columns = new ColumnBatch[readers.size()];
+        decode(columns, isFilterColumn, true, start, rows);
+        int candidates = fewest(columns, start, remaining, rows);
+        if (!late.anyMatch(columns, candidates) && othersCanSkipTo(start + candidates)) {
+          for (int i : late.filterColumns()) {
+            if (columns[i].rowCount() > candidates) {
+              readers.get(i).keep(candidates);
+            }
+          }
+          rowsDone = start + candidates;
+          context.metrics().addLateSkippedRows(candidates);
+          judged(false);
+          continue; // the other columns skip these rows when they next read
+        }
+        judged(true);
+        decode(columns, isFilterColumn, false, start, candidates);
+        rows = candidates;
+      } else {
+        columns = new ColumnBatch[readers.size()];
+        decode(columns, null, true, start, rows);
+      }
+      rows = fewest(columns, start, remaining, rows);
+      for (int i = 0; i < columns.length; i++) {
+        if (columns[i].rowCount() > rows) {
+          readers.get(i).keep(rows);
         }
       }
-      return null;
+      Batch batch = new Batch(rowGroup.index(), start, rows, java.util.Arrays.asList(columns));
+      rowsDone = start + rows;
+      return batch;
     }
-    long remaining = ranges.to(rangeIndex) - start;
-    int rows = (int) Math.min(batchRows, remaining);
-    List<ColumnBatch> columns;
-    if (pending != null) {
-      List<DecodeTask> tasks = pending;
-      pending = null;
-      columns = finish(tasks);
-    } else {
-      columns = parallel() ? finish(submit(start, rows)) : readSerial(start, rows);
-    }
-    int asked = rows;
+  }
+
+  /**
+   * The fewest rows any of the decoded columns returned (columns end early at their byte limit),
+   * at most {@code asked}; a column that returned none where rows remain is corrupt (a chunk that
+   * ends early shows so, at the latest one batch later).
+   */
+  private int fewest(ColumnBatch[] columns, long start, long remaining, int asked) throws IOException {
+    int rows = asked;
     for (ColumnBatch c : columns) {
-      rows = Math.min(rows, c.rowCount()); // columns end early at their byte limit
-    }
-    for (int i = 0; i < columns.size(); i++) {
-      ColumnBatch c = columns.get(i);
-      // A chunk that ends early shows as 0 rows here, at the latest one batch later.
-      ParquetCorruptionException.validate(c.rowCount() > 0, file,
-          "row group %d column %s: has %d rows at row %d where the row group promises %d more (batch of %d)",
-          rowGroup.index(), c.column().dottedPath(), c.rowCount(), start, remaining, asked);
-      if (c.rowCount() > rows) {
-        readers.get(i).keep(rows);
+      if (c != null) {
+        ParquetCorruptionException.validate(c.rowCount() > 0, file,
+            "row group %d column %s: has %d rows at row %d where the row group promises %d more (batch of %d)",
+            rowGroup.index(), c.column().dottedPath(), c.rowCount(), start, remaining, asked);
+        rows = Math.min(rows, c.rowCount());
       }
     }
-    Batch batch = new Batch(rowGroup.index(), start, rows, columns);
-    rowsDone = start + rows;
-    return batch;
+    return rows;
+  }
+
+  /**
+   * Whether the columns outside the filter can pass over the rows up to {@code row} undecoded; if
+   * so, drops the rows they kept from the last batch (all before it).
+   */
+  private boolean othersCanSkipTo(long row) {
+    for (int i = 0; i < readers.size(); i++) {
+      if (!isFilterColumn[i] && !readers.get(i).canSkipTo(row)) {
+        return false;
+      }
+    }
+    for (int i = 0; i < readers.size(); i++) {
+      if (!isFilterColumn[i]) {
+        readers.get(i).dropCarriedRows();
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Counts a judged batch; after {@link #LATE_TRIAL_BATCHES}, gives late materialization up for the
+   * rest of the row group when most batches had a candidate row, so that a filter that skips
+   * little costs no more than the first few batches (and decoding ahead comes back).
+   */
+  private void judged(boolean candidate) {
+    lateBatches++;
+    lateMatches += candidate ? 1 : 0;
+    if (lateBatches == LATE_TRIAL_BATCHES && 2 * lateMatches > lateBatches) {
+      late = null;
+    }
   }
 
   /** Whether rows are left for another batch. */
@@ -226,12 +308,12 @@ final class RowGroupScanner implements AutoCloseable {
    * its columns' buffers are decoded into again.
    */
   public void decodeAhead() {
-    if (pending != null || !context.options().decodeAhead() || !parallel()) {
-      return;
+    if (pending != null || late != null || !context.options().decodeAhead() || !parallel()) {
+      return; // late materialization decides batch by batch what to decode
     }
     long start = nextStart();
     if (start >= 0) {
-      pending = submit(start, (int) Math.min(batchRows, ranges.to(rangeIndex) - start));
+      pending = submit(null, true, start, (int) Math.min(batchRows, ranges.to(rangeIndex) - start));
     }
   }
 
@@ -239,41 +321,70 @@ final class RowGroupScanner implements AutoCloseable {
     return context.options().parallelDecode() && readers.size() > 1;
   }
 
-  private List<ColumnBatch> readSerial(long start, int rows) throws IOException {
-    List<ColumnBatch> out = new ArrayList<>(readers.size());
-    for (ColumnChunkReader r : readers) {
-      out.add(r.readBatch(start, rows, context.options().batchBytes()));
+  /**
+   * Decodes into {@code into} the batch of the columns {@code chosen} selects ({@code chosen[i] ==
+   * wanted}; all when {@code chosen} is null): in parallel on the decode pool when it is on and
+   * more than one column is to be decoded, else on this thread.
+   */
+  private void decode(ColumnBatch[] into, boolean[] chosen, boolean wanted, long start, int rows) throws IOException {
+    int count = 0;
+    for (int i = 0; i < readers.size(); i++) {
+      count += chosen == null || chosen[i] == wanted ? 1 : 0;
     }
-    return out;
+    if (parallel() && count > 1) {
+      ColumnBatch[] done = finish(submit(chosen, wanted, start, rows));
+      for (int i = 0; i < done.length; i++) {
+        if (done[i] != null) {
+          into[i] = done[i];
+        }
+      }
+      return;
+    }
+    long byteLimit = context.options().batchBytes();
+    for (int i = 0; i < readers.size(); i++) {
+      if (chosen == null || chosen[i] == wanted) {
+        into[i] = readers.get(i).readBatch(start, rows, byteLimit);
+      }
+    }
   }
 
-  /** Every column's decode of a batch as its own task, queued on the decode pool largest column first. */
-  private List<DecodeTask> submit(long start, int rows) {
-    List<DecodeTask> tasks = new ArrayList<>(readers.size());
+  /** The chosen columns' decodes of a batch, each its own task, queued on the decode pool largest column first. */
+  private DecodeTask[] submit(boolean[] chosen, boolean wanted, long start, int rows) {
+    DecodeTask[] tasks = new DecodeTask[readers.size()];
     long byteLimit = context.options().batchBytes();
-    for (ColumnChunkReader r : readers) {
-      tasks.add(new DecodeTask(() -> r.readBatch(start, rows, byteLimit)));
+    for (int i = 0; i < readers.size(); i++) {
+      if (chosen == null || chosen[i] == wanted) {
+        ColumnChunkReader r = readers.get(i);
+        tasks[i] = new DecodeTask(() -> r.readBatch(start, rows, byteLimit));
+      }
     }
     for (int i : largestFirst) {
-      context.decodePool().execute(tasks.get(i));
+      if (tasks[i] != null) {
+        context.decodePool().execute(tasks[i]);
+      }
     }
     return tasks;
   }
 
   /**
    * Waits for every task of a batch, even after a failure. The calling thread runs the tasks no
-   * pool thread has started yet, from the smallest end, so it helps instead of idling.
+   * pool thread has started yet, from the smallest end, so it helps instead of idling. Columns
+   * without a task come back null.
    */
-  private List<ColumnBatch> finish(List<DecodeTask> tasks) throws IOException {
+  private ColumnBatch[] finish(DecodeTask[] tasks) throws IOException {
     for (int j = largestFirst.length - 1; j >= 0; j--) {
-      tasks.get(largestFirst[j]).run();
+      if (tasks[largestFirst[j]] != null) {
+        tasks[largestFirst[j]].run();
+      }
     }
     boolean interrupted = awaitAll(tasks);
-    List<ColumnBatch> out = new ArrayList<>(tasks.size());
+    ColumnBatch[] out = new ColumnBatch[tasks.length];
     Throwable failure = null;
-    for (DecodeTask t : tasks) {
-      failure = failure == null ? t.failure() : failure;
-      out.add(t.result());
+    for (int i = 0; i < tasks.length; i++) {
+      if (tasks[i] != null) {
+        failure = failure == null ? tasks[i].failure() : failure;
+        out[i] = tasks[i].result();
+      }
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
@@ -297,9 +408,12 @@ final class RowGroupScanner implements AutoCloseable {
   }
 
   /** Waits for every task to finish or be skipped; true if the thread was interrupted meanwhile. */
-  private static boolean awaitAll(List<DecodeTask> tasks) {
+  private static boolean awaitAll(DecodeTask[] tasks) {
     boolean interrupted = false;
     for (DecodeTask t : tasks) {
+      if (t == null) {
+        continue;
+      }
       while (true) {
         try {
           t.await();
@@ -316,7 +430,11 @@ final class RowGroupScanner implements AutoCloseable {
   public void close() {
     if (pending != null) {
       // Tasks not yet started never start; running ones finish before their buffers are freed.
-      pending.forEach(DecodeTask::skip);
+      for (DecodeTask t : pending) {
+        if (t != null) {
+          t.skip();
+        }
+      }
       if (awaitAll(pending)) {
         Thread.currentThread().interrupt();
       }

@@ -26,6 +26,7 @@ public final class ScanMetrics {
   private final LongAdder prefetchedRowGroups = new LongAdder();
   private final LongAdder pagesSkipped = new LongAdder();
   private final LongAdder rowsSkipped = new LongAdder();
+  private final LongAdder lateSkippedRows = new LongAdder();
   private final LongAdder bytesSkipped = new LongAdder();
   private final LongAdder pageIndexBytes = new LongAdder();
   private final LongAdder pageIndexFallbacks = new LongAdder();
@@ -148,6 +149,16 @@ public final class ScanMetrics {
     return pagesSkipped.sum();
   }
 
+  /** Rows of a batch none of which may match, by the filter columns' values: not returned, the other columns not decoded. */
+  public void addLateSkippedRows(long rows) {
+    lateSkippedRows.add(rows);
+    rowsSkipped.add(rows);
+  }
+
+  public long lateSkippedRows() {
+    return lateSkippedRows.sum();
+  }
+
   public long rowsSkipped() {
     return rowsSkipped.sum();
   }
@@ -265,6 +276,7 @@ public final class ScanMetrics {
     m.put("prefetched_row_groups", prefetchedRowGroups());
     m.put("pages_skipped", pagesSkipped());
     m.put("rows_skipped", rowsSkipped());
+    m.put("late_skipped_rows", lateSkippedRows());
     m.put("bytes_skipped", bytesSkipped());
     m.put("page_index_bytes", pageIndexBytes());
     m.put("page_index_fallbacks", pageIndexFallbacks());

@@ -54,6 +54,9 @@ import org.apache.hadoop.fs.FSDataInputStream;
  *     ({@code =}, {@code IN}) asks for (see {@link RowGroupPruning})
  * @param bloomFilterPruning when the scan has a filter, skip a row group whose filter column's bloom
  *     filter holds none of the values an equality asks for
+ * @param lateMaterialization when the scan has a filter whose columns are all projected (and flat),
+ *     decode those columns first and the others only for batches with a row that may match
+ *     ({@link BatchFilter}); batches without one are not returned
  */
 public record ScanOptions(
     int scanThreads,
@@ -77,7 +80,8 @@ public record ScanOptions(
     long batchBytes,
     boolean pageIndexSkipping,
     boolean dictionaryPruning,
-    boolean bloomFilterPruning) {
+    boolean bloomFilterPruning,
+    boolean lateMaterialization) {
 
   /** The smallest read buffer the memory budget shrinks a column's buffer to. */
   public static final int MIN_BUFFER_SIZE = 4 * 1024;
@@ -123,7 +127,7 @@ public record ScanOptions(
         .coalesceMaxSize(coalesceMaxSize).prefetchRowGroups(prefetchRowGroups).decodeAhead(decodeAhead)
         .maxPageBytes(maxPageBytes).maxPageEntries(maxPageEntries)
         .batchBytes(batchBytes).pageIndexSkipping(pageIndexSkipping).dictionaryPruning(dictionaryPruning)
-        .bloomFilterPruning(bloomFilterPruning);
+        .bloomFilterPruning(bloomFilterPruning).lateMaterialization(lateMaterialization);
   }
 
   /**
@@ -166,6 +170,7 @@ public record ScanOptions(
     static final boolean DEFAULT_PAGE_INDEX_SKIPPING = true;
     static final boolean DEFAULT_DICTIONARY_PRUNING = true;
     static final boolean DEFAULT_BLOOM_FILTER_PRUNING = true;
+    static final boolean DEFAULT_LATE_MATERIALIZATION = true;
     /** What one buffer can hold: the format's own limit. */
     static final int DEFAULT_MAX_PAGE_BYTES = Integer.MAX_VALUE - 16;
     /** 2^26: old writers made one all-null page of a whole row group, up to 64 Mi rows (pyarrow's old default). */
@@ -191,6 +196,7 @@ public record ScanOptions(
     private boolean pageIndexSkipping = DEFAULT_PAGE_INDEX_SKIPPING;
     private boolean dictionaryPruning = DEFAULT_DICTIONARY_PRUNING;
     private boolean bloomFilterPruning = DEFAULT_BLOOM_FILTER_PRUNING;
+    private boolean lateMaterialization = DEFAULT_LATE_MATERIALIZATION;
     private int maxPageBytes = DEFAULT_MAX_PAGE_BYTES;
     private int maxPageEntries = DEFAULT_MAX_PAGE_ENTRIES;
     private long batchBytes = DEFAULT_BATCH_BYTES;
@@ -305,11 +311,16 @@ public record ScanOptions(
       return this;
     }
 
+    public Builder lateMaterialization(boolean v) {
+      lateMaterialization = v;
+      return this;
+    }
+
     public ScanOptions build() {
       return new ScanOptions(scanThreads, decodeThreads, asyncPageReads, bufferedReads, bufferSize, readAheadHint,
           queueDepth, parallelDecode, batchSize, memoryBudget, verifyChecksums, coalescedReads, coalesceGap,
           coalesceMaxSize, prefetchRowGroups, decodeAhead, maxPageBytes, maxPageEntries, batchBytes,
-          pageIndexSkipping, dictionaryPruning, bloomFilterPruning);
+          pageIndexSkipping, dictionaryPruning, bloomFilterPruning, lateMaterialization);
     }
   }
 }

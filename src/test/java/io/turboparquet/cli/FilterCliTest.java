@@ -46,6 +46,9 @@ class FilterCliTest {
     String all = scan("scan", file.toString(), "--json", "--threads", "1");
     String on = scan("scan", file.toString(), "--json", "--threads", "1", "--filter", "key >= 50000 AND key < 51000");
     String off = scan("scan", file.toString(), "--json", "--threads", "1", "--filter", "key >= 50000 AND key < 51000",
+        "--no-page-index", "--no-late-materialization");
+    // Late materialization alone: batches of 32,768 rows, only the one holding the range decoded whole.
+    String late = scan("scan", file.toString(), "--json", "--threads", "1", "--filter", "key >= 50000 AND key < 51000",
         "--no-page-index");
     assertEquals(100_000, field(all, "rows"));
     assertEquals(2_000, field(on, "rows")); // the one page of 2,000 rows holding the range
@@ -55,6 +58,11 @@ class FilterCliTest {
     assertTrue(field(on, "bytes_skipped") > 0);
     assertEquals(100_000, field(off, "rows"));
     assertEquals(0, field(off, "pages_skipped"));
+    assertEquals(0, field(off, "late_skipped_rows"));
+    assertEquals(32_768, field(late, "rows"));
+    assertEquals(100_000 - 32_768, field(late, "late_skipped_rows"));
+    assertEquals(100_000 - 32_768, field(late, "rows_skipped"));
+    assertTrue(field(late, "bytes_decompressed") < field(off, "bytes_decompressed"), late);
   }
 
   @Test
@@ -71,7 +79,7 @@ class FilterCliTest {
     assertTrue(field(dictionary, "dictionary_pruning_bytes") > 0, dictionary);
     assertTrue(field(dictionary, "bytes_read") < field(all, "bytes_read") / 10, dictionary);
     String noDictionary = scan("scan", file.toString(), "--json", "--filter", "cat = 999", "--no-page-index",
-        "--no-dictionary-pruning");
+        "--no-dictionary-pruning", "--no-late-materialization");
     assertEquals(PruningFiles.ROWS, field(noDictionary, "rows"));
     assertEquals(0, field(noDictionary, "row_groups_pruned_by_dictionary"));
     assertEquals(0, field(noDictionary, "dictionary_pruning_bytes"));
@@ -80,7 +88,7 @@ class FilterCliTest {
     assertTrue(field(bloom, "row_groups_pruned_by_bloom_filter") >= rowGroups - 1, bloom);
     assertTrue(field(bloom, "bloom_filter_bytes") > 0, bloom);
     String noBloom = scan("scan", file.toString(), "--json", "--filter", "bloomonly = 5555", "--no-page-index",
-        "--no-bloom-filter");
+        "--no-bloom-filter", "--no-late-materialization");
     assertEquals(PruningFiles.ROWS, field(noBloom, "rows"));
     assertEquals(0, field(noBloom, "row_groups_pruned_by_bloom_filter"));
     assertEquals(0, field(noBloom, "bloom_filter_bytes"));

@@ -94,6 +94,31 @@ public class SelectiveScanDrillTest extends ClusterTest {
     assertTrue("read " + range + " of " + all, range * 10 < all);
   }
 
+  /**
+   * An unsorted column: neither statistics nor the page index can help, but batches in which no
+   * value of the filter column matches are not decoded in the other columns.
+   */
+  @Test
+  public void lateMaterializationSkipsBatchesWithoutACandidate() throws Exception {
+    client.alterSession(ExecConstants.PARQUET_FLAT_BATCH_NUM_RECORDS, 1000L);
+    try {
+      String where = "small between 1000 and 1002";
+      String on = query("type => 'turbo-parquet', pageIndexSkipping => false", where);
+      String off = query("type => 'turbo-parquet', pageIndexSkipping => false, lateMaterialization => false", where);
+      Result expected = Result.of(client, query("type => 'parquet'", where));
+      assertTrue(expected.rows().size() > 0);
+      assertEquals(expected, Result.of(client, on));
+      Map<String, Long> late = scanMetrics(on);
+      Map<String, Long> all = scanMetrics(off);
+      assertTrue(late.toString(), late.get("NUM_LATE_SKIPPED_ROWS") > 15_000);
+      assertEquals(0L, (long) all.get("NUM_LATE_SKIPPED_ROWS"));
+      assertTrue(late.get("TOTAL_DECOMPRESSED_BYTES") < all.get("TOTAL_DECOMPRESSED_BYTES"));
+      assertTrue(late.get("NUM_ROWS") < all.get("NUM_ROWS") / 2);
+    } finally {
+      client.resetSession(ExecConstants.PARQUET_FLAT_BATCH_NUM_RECORDS);
+    }
+  }
+
   @Test
   public void filtersWeCannotUseSkipNothing() throws Exception {
     for (String where : List.of("cast(key as varchar) = '60003'", "key + 1 = 60004")) {

@@ -175,7 +175,7 @@ class PageIndexSkippingTest {
   void switchedOffOrNothingToSkipReadsEverything() throws IOException {
     Rows full = scan(v1, null, ScanOptions.defaults());
     Rows off = scan(v1, Predicate.parse("key = 3"), ScanOptions.builder().pageIndexSkipping(false)
-        .dictionaryPruning(false).bloomFilterPruning(false).build());
+        .dictionaryPruning(false).bloomFilterPruning(false).lateMaterialization(false).build());
     assertEquals(full.rows.size(), off.rows.size());
     assertEquals(0, off.metrics.pagesSkipped());
     assertEquals(0, off.metrics.pageIndexBytes());
@@ -210,7 +210,8 @@ class PageIndexSkippingTest {
       }
     })));
     Rows full = scan(none, null, ScanOptions.defaults());
-    Rows got = check(none, full, Predicate.parse("key >= 60000 AND key < 60300"), ScanOptions.defaults());
+    Rows got = check(none, full, Predicate.parse("key >= 60000 AND key < 60300"),
+        ScanOptions.builder().lateMaterialization(false).build());
     assertEquals(0, got.metrics.pagesSkipped());
     assertEquals(full.rows.size(), got.rows.size());
 

@@ -81,10 +81,11 @@ class RowGroupPruningTest {
   static ScanHarness harness;
 
   static final ScanOptions NOTHING = ScanOptions.builder().pageIndexSkipping(false).dictionaryPruning(false)
-      .bloomFilterPruning(false).build();
+      .bloomFilterPruning(false).lateMaterialization(false).build();
   static final ScanOptions DICTIONARY = ScanOptions.builder().pageIndexSkipping(false).bloomFilterPruning(false)
-      .build();
-  static final ScanOptions BLOOM = ScanOptions.builder().pageIndexSkipping(false).dictionaryPruning(false).build();
+      .lateMaterialization(false).build();
+  static final ScanOptions BLOOM = ScanOptions.builder().pageIndexSkipping(false).dictionaryPruning(false)
+      .lateMaterialization(false).build();
   /** Both prunings with the page index on, read in the three ways PageIndexSkippingTest reads. */
   static final List<ScanOptions> MODES = List.of(
       ScanOptions.builder().decodeAhead(true).batchSize(1000).build(),

@@ -1,0 +1,115 @@
+package io.turboparquet.scan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turboparquet.filter.Predicate;
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.io.TrackingBufferSource;
+import io.turboparquet.scan.PageIndexSkippingTest.Oracle;
+import io.turboparquet.scan.PageIndexSkippingTest.Rows;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Late materialization alone (no page index, no pruning): the filter's columns are decoded first
+ * and a batch without a candidate row is neither returned nor decoded in its other columns. Checked
+ * against the full scan for random filters (every matching row returned, every returned row with
+ * the full scan's values, the skipped rows counted), in the read modes of the page-index tests and
+ * with byte-limited batches (where columns end batches at different rows and carry rows over).
+ */
+class LateMaterializationTest {
+  @TempDir static Path dir;
+  static Path v1;
+  static Path v2;
+
+  /** Only late materialization, in the three read modes, and with batches cut short by bytes. */
+  static final List<ScanOptions> MODES = PageIndexSkippingTest.MODES.stream()
+      .map(o -> o.toBuilder().pageIndexSkipping(false).dictionaryPruning(false).bloomFilterPruning(false)
+          .batchSize(600).build())
+      .toList();
+
+  @BeforeAll
+  static void write() throws IOException {
+    v1 = dir.resolve("v1.parquet");
+    v2 = dir.resolve("v2.parquet");
+    PageIndexFiles.write(v1, 40_000, false, 1);
+    PageIndexFiles.write(v2, 30_000, true, 2);
+    PageIndexSkippingTest.harness = new ScanHarness();
+  }
+
+  @AfterAll
+  static void close() {
+    PageIndexSkippingTest.harness.close();
+  }
+
+  @Test
+  void randomFiltersKeepEveryMatchingRowAndSkipBatchesWithoutOne() throws IOException {
+    long skipped = 0;
+    for (Path file : List.of(v1, v2)) {
+      Rows full = PageIndexSkippingTest.scan(file, null, ScanOptions.defaults());
+      SplittableRandom random = new SplittableRandom(file.hashCode() + 17);
+      for (int i = 0; i < 60; i++) {
+        Predicate p = Oracle.randomPredicate(random, full, 1 + random.nextInt(3));
+        Rows got = PageIndexSkippingTest.check(file, full, p, MODES.get(i % MODES.size()));
+        assertEquals(0, got.metrics().pagesSkipped());
+        skipped += got.metrics().lateSkippedRows();
+      }
+    }
+    assertTrue(skipped > 100_000, "rows skipped by late materialization: " + skipped);
+  }
+
+  @Test
+  void aSelectiveFilterDecodesTheOtherColumnsOfMatchingBatchesOnly() throws IOException {
+    Rows full = PageIndexSkippingTest.scan(v1, null, ScanOptions.defaults());
+    for (ScanOptions options : MODES) {
+      Rows got = PageIndexSkippingTest.check(v1, full, Predicate.parse("down = 20000"), options);
+      assertTrue(got.rows().size() <= 600, "rows returned: " + got.rows().size()); // the one batch holding it
+      assertEquals(full.rows().size() - got.rows().size(), got.metrics().lateSkippedRows());
+      assertTrue(got.metrics().dataPages() < full.metrics().dataPages() / 3,
+          "pages decoded " + got.metrics().dataPages() + " of " + full.metrics().dataPages());
+    }
+  }
+
+  @Test
+  void aFilterMostBatchesMatchIsGivenUpAndOffMeansEverything() throws IOException {
+    Rows full = PageIndexSkippingTest.scan(v1, null, ScanOptions.defaults());
+    // Every batch has a candidate: after the trial batches, late materialization stops judging.
+    for (ScanOptions options : MODES) {
+      Rows most = PageIndexSkippingTest.check(v1, full, Predicate.parse("key >= 0"), options);
+      assertEquals(full.rows().size(), most.rows().size());
+    }
+    Rows off = PageIndexSkippingTest.scan(v1, Predicate.parse("down = 20000"),
+        MODES.get(0).toBuilder().lateMaterialization(false).build());
+    assertEquals(full.rows().size(), off.rows().size());
+    assertEquals(0, off.metrics().lateSkippedRows());
+  }
+
+  @Test
+  void aFilterOnAColumnNotProjectedSkipsNothing() throws IOException {
+    try (ScanHarness harness = new ScanHarness()) {
+      TrackingBufferSource buffers = new TrackingBufferSource();
+      ScanMetrics metrics = new ScanMetrics();
+      ScanContext context = harness.context(MODES.get(0), buffers, metrics);
+      org.apache.hadoop.fs.Path path = ScanHarness.hadoopPath(v1);
+      FileMetadata meta = ParquetFileScanner.readMetadata(context, path);
+      long rows = 0;
+      try (ParquetFileScanner s = ParquetFileScanner.open(context, path, meta, List.of("key", "s"),
+          Predicate.parse("down = 20000"))) {
+        Batch b;
+        while ((b = s.next()) != null) {
+          rows += b.rows();
+        }
+      }
+      assertEquals(40_000, rows);
+      assertEquals(0, metrics.lateSkippedRows());
+      assertEquals(0, buffers.outstanding());
+    }
+  }
+}
