@@ -28,22 +28,24 @@ def selective(lines, out_path):
     med = {k: statistics.median(v) for k, v in runs.items()}
     series = [("parquet", "#9e9e9e", "Drill 1.22 built-in parquet"), ("turbo-parquet", "#1f77b4", "turbo-parquet"),
               ("floor", "#ffbb78", "floor: same query, one-page file (turbo-parquet)")]
-    top = max(med.values()) * 1.15
-    step = 132
+    tick = 100 if max(med.values()) <= 1000 else 500
+    ticks = int(max(med.values()) * 1.1 // tick) + 1
+    top = ticks * tick
+    step = 120
     width, height, left, bottom, top_pad = step * len(groups) + 80, 380, 60, 84, 40
     plot_h = height - bottom - top_pad
-    bar = 34
+    bar = 32
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'font-family="sans-serif" font-size="11">',
            f'<text x="{width / 2}" y="18" text-anchor="middle" font-size="13">Selective scans inside Drill, TPC-H '
            f'lineitem SF1: query wall time (median, ms; lower is better)</text>']
-    for i in range(6):
-        v = top * i / 5
+    for i in range(ticks + 1):
+        v = tick * i
         y = top_pad + plot_h - plot_h * v / top
         out.append(f'<line x1="{left}" x2="{width - 10}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eee"/>')
         out.append(f'<text x="{left - 6}" y="{y + 4:.1f}" text-anchor="end">{v:.0f}</text>')
     for gi, (w, c) in enumerate(groups):
-        x0 = left + 14 + gi * step
+        x0 = left + 10 + gi * step
         for bi, (name, color, _) in enumerate(series):
             v = med.get((w, c, name))
             if v is None:
