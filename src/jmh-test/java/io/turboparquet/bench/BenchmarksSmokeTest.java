@@ -12,6 +12,16 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.column.values.bloomfilter.BloomFilter;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.example.GroupReadSupport;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.internal.column.columnindex.OffsetIndex;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,6 +77,57 @@ class BenchmarksSmokeTest {
     assertTrue(rows > 5_000 && rows < 7_000, "TPC-H SF 0.001 has about 6000 lineitem rows: " + rows);
     try (ScanHarness harness = new ScanHarness()) {
       assertEquals(expected, harness.digest(file, null, ScanOptions.defaults()));
+    }
+  }
+
+  /** The writer options of the selective-scan benchmark: sorted rows, size-cut row groups, bloom filters, page rows. */
+  @Test
+  void generatedLineitemSortedWithBloomFilterAndRowGroupsBySize(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("sorted.parquet");
+    long limit = 131_072;
+    GenerateLineitem.main(new String[] {file.toString(), "--scale", "0.001", "--sort-by", "l_shipdate",
+        "--bloom-filter", "l_partkey,l_comment", "--row-group-bytes", Long.toString(limit), "--page-row-limit", "500"});
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toUri());
+    long rows = 0;
+    try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, new Configuration()))) {
+      List<BlockMetaData> blocks = reader.getFooter().getBlocks();
+      assertTrue(blocks.size() > 1, "row groups cut by size: " + blocks.size());
+      for (BlockMetaData block : blocks) {
+        assertTrue(block.getCompressedSize() < limit * 3 / 2, "row group of " + block.getCompressedSize() + " bytes");
+        rows += block.getRowCount();
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+          String name = chunk.getPath().toDotString();
+          // parquet-java writes no bloom filter for a chunk dictionary-encoded throughout (SF 0.001 has
+          // 200 part keys: l_partkey keeps its dictionary); comments fall back to PLAIN at the first page.
+          boolean dictionaryOnly = chunk.getEncodingStats().hasDictionaryEncodedPages()
+              && !chunk.getEncodingStats().hasNonDictionaryEncodedPages();
+          boolean expected = name.equals("l_comment") || (name.equals("l_partkey") && !dictionaryOnly);
+          assertEquals(expected, chunk.getBloomFilterOffset() >= 0, name);
+          OffsetIndex pages = reader.readOffsetIndex(chunk);
+          for (int p = 0; p < pages.getPageCount(); p++) {
+            long pageRows = pages.getLastRowIndex(p, block.getRowCount()) - pages.getFirstRowIndex(p) + 1;
+            assertTrue(pageRows <= 500, name + " page " + p + ": " + pageRows + " rows");
+          }
+        }
+      }
+      ColumnChunkMetaData comments = blocks.get(0).getColumns().get(15);
+      BloomFilter bloom = reader.readBloomFilter(comments);
+      assertTrue(bloom.findHash(bloom.hash(comments.getStatistics().genericGetMin())),
+          "the bloom filter holds the chunk's minimum");
+    }
+    int previous = Integer.MIN_VALUE;
+    long read = 0;
+    try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), path).build()) {
+      for (Group g; (g = reader.read()) != null; read++) {
+        int day = g.getInteger("l_shipdate", 0);
+        assertTrue(day >= previous, "sorted by l_shipdate at row " + read);
+        previous = day;
+      }
+    }
+    assertEquals(rows, read);
+    assertTrue(rows > 5_000 && rows < 7_000, "TPC-H SF 0.001 has about 6000 lineitem rows: " + rows);
+    try (ScanHarness harness = new ScanHarness()) {
+      assertEquals(OracleDigest.digest(file, null), harness.digest(file, null, ScanOptions.defaults()));
     }
   }
 }

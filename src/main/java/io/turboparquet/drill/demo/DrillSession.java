@@ -67,6 +67,22 @@ final class DrillSession {
     }
   }
 
+  /** Every row of the answer, each value as a string. */
+  List<List<String>> rows(String sql) throws SQLException {
+    try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
+      int columns = rs.getMetaData().getColumnCount();
+      List<List<String>> rows = new ArrayList<>();
+      while (rs.next()) {
+        List<String> row = new ArrayList<>(columns);
+        for (int c = 1; c <= columns; c++) {
+          row.add(rs.getString(c));
+        }
+        rows.add(row);
+      }
+      return rows;
+    }
+  }
+
   String single(String sql) throws SQLException {
     try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
       if (!rs.next()) {
