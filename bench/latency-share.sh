@@ -156,7 +156,9 @@ for latency in $LATENCIES; do
     log="bench-data/latency-share-$STAMP-$latency-$cap.log"
     bin/drill bench --repeat "$REPEAT" --widths "$WIDTHS" --slow "$latency,$STREAM,$cap" --cli "$FILE" 2> "$log" >&2 \
       || { echo "bin/drill bench failed: $log" >&2; tail -20 "$log" >&2; exit 1; }
-    results=$(sed -n 's/^== results: //p' "$log")
+    # (Maven's colour codes can precede the line)
+    results=$(grep -o '== results: .*' "$log" | head -1 | sed 's/^== results: //')
+    [ -s "$results" ] || { echo "no results from bin/drill bench: $log" >&2; exit 1; }
     cat "$results" >> "$ALL"
   done
 done
