@@ -4,7 +4,7 @@
 # (io.turboparquet.storage.SlowFileSystem) with S3-like first-byte latency and bandwidth caps.
 #
 # usage: bench/latency-share.sh [-n REPEAT] [--latencies "10ms 50ms"] [--caps "100m 400m"]
-#                               [--stream 90m] [--widths 1,2] [FILE]
+#                               [--stream 90m] [--widths 1,2] [--scan-pool N] [--no-builtin] [FILE]
 #        bench/latency-share.sh --report RESULTS.jsonl...      (only print the table of earlier runs)
 #   FILE         default bench-data/lineitem-sf1-snappy.parquet (bench/lineitem.sh makes it: TPC-H
 #                lineitem SF1, SNAPPY, 50 row groups, 206 MiB of column chunks)
@@ -16,6 +16,9 @@
 #                one connection cannot take the whole cap; every part of a coalesced read, and every
 #                column stream of Drill's reader, is a stream of its own)
 #   --widths     planner.width.max_per_node values (default 1,2)
+#   --scan-pool  the drillbit's scan pool (drill.exec.scan.threadpool_size; default: conf/'s 8), also
+#                the standalone scan's --scan-threads
+#   --no-builtin leave Drill's reader out (it takes 40-75 s per query at 50 ms)
 #
 # For each latency x cap, `bin/drill bench --slow LATENCY,STREAM,CAP --cli --widths W --repeat N FILE`
 # starts one embedded drillbit (conf/ as shipped: scan pool 8, scan-decode pool 2) with a storage
@@ -65,6 +68,7 @@ STREAM=90m
 WIDTHS=1,2
 FILE=bench-data/lineitem-sf1-snappy.parquet
 REPORT=()
+DRILL_ARGS=()
 while [ $# -gt 0 ]; do
   case "$1" in
     -n) REPEAT="$2"; shift 2 ;;
@@ -72,8 +76,10 @@ while [ $# -gt 0 ]; do
     --caps) CAPS="$2"; shift 2 ;;
     --stream) STREAM="$2"; shift 2 ;;
     --widths) WIDTHS="$2"; shift 2 ;;
+    --scan-pool) export DRILL_SCAN_POOL="$2"; shift 2 ;;
+    --no-builtin) DRILL_ARGS+=(--no-builtin); shift ;;
     --report) shift; REPORT=("$@"); break ;;
-    -h|--help) sed -n '2,58p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,62p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option $1" >&2; exit 2 ;;
     *) FILE="$1"; shift ;;
   esac
@@ -97,44 +103,44 @@ needed = {}
 for r in rows:
     lat, stream, cap = r["slow"].split(",")
     # The standalone scan runs in every round of both widths; it has no width: one row per cell.
-    cells[(lat, cap, stream, 99 if r["format"] == "cli" else r["width"], r["format"])].append(r)
+    cells[(lat, cap, stream, r.get("scan_pool", 8), 99 if r["format"] == "cli" else r["width"], r["format"])].append(r)
     if r["format"] == "turbo-parquet":
         needed[r["file"]] = r["metrics"]["TOTAL_READ_BYTES"]
 med = statistics.median
 order = {"parquet": 0, "turbo-parquet": 1, "turbo-no-ahead": 2, "cli": 3}
 label = {"parquet": "Drill built-in", "turbo-parquet": "turbo-parquet", "turbo-no-ahead": "turbo, decodeAhead off",
          "cli": "standalone CLI"}
-keys = sorted(cells, key=lambda k: (lat_ms(k[0]), bytes_per_s(k[1]), k[3], order.get(k[4], 9)))
-print("| latency | cap (per stream) | width | reader | scan s | wall s | bytes read (MB) | ceiling s | **share** | query share | runs |")
-print("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+keys = sorted(cells, key=lambda k: (k[3], lat_ms(k[0]), bytes_per_s(k[1]), k[4], order.get(k[5], 9)))
+print("| latency | cap (per stream) | scan pool | width | reader | scan s | wall s | bytes read (MB) | ceiling s | **share** | query share | runs |")
+print("|---|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|")
 for k in keys:
-    lat, cap, stream, width, fmt = k
+    lat, cap, stream, pool, width, fmt = k
     rs = cells[k]
     ceiling = needed[rs[0]["file"]] / bytes_per_s(cap)
     scan = med(r["scan_with_wait_s"] for r in rs)
     wall = med(r["wall_s"] for r in rs)
     mb = med(r["storage_bytes"] for r in rs) / 1e6
     width_s = "-" if fmt == "cli" else str(width)
-    print(f"| {lat} | {cap}/s ({stream}/s) | {width_s} | {label.get(fmt, fmt)} | {scan:.2f} | {wall:.2f} | {mb:.1f} | "
+    print(f"| {lat} | {cap}/s ({stream}/s) | {pool} | {width_s} | {label.get(fmt, fmt)} | {scan:.2f} | {wall:.2f} | {mb:.1f} | "
           f"{ceiling:.2f} | **{ceiling / scan:.0%}** | {ceiling / wall:.0%} | {len(rs)} |")
 print()
-print("| latency | cap | width | reader | wait for bytes s | read calls | coalesced ranges | row groups prefetched | CPU s | load (1 min) |")
-print("|---|---|---:|---|---:|---:|---:|---:|---:|---|")
+print("| latency | cap | scan pool | width | reader | wait for bytes s | read calls | coalesced ranges | row groups prefetched | CPU s | load (1 min) |")
+print("|---|---|---:|---:|---|---:|---:|---:|---:|---:|---|")
 for k in keys:
-    lat, cap, stream, width, fmt = k
+    lat, cap, stream, pool, width, fmt = k
     rs = cells[k]
     loads = [float(r["load"]) for r in rs if r.get("load")]
     load = f"{min(loads):.1f}-{max(loads):.1f}" if loads else ""
     cpu = med(r["cpu_s"] for r in rs)
     m = lambda name: med(r["metrics"].get(name, 0) for r in rs)
     if fmt == "cli":
-        print(f"| {lat} | {cap} | - | {label[fmt]} | {m('page_reader_wait_ms') / 1e3:.2f} | {m('read_calls'):.0f} | "
+        print(f"| {lat} | {cap} | {pool} | - | {label[fmt]} | {m('page_reader_wait_ms') / 1e3:.2f} | {m('read_calls'):.0f} | "
               f"{m('coalesced_ranges'):.0f} | {m('prefetched_row_groups'):.0f} | {cpu:.2f} | {load} |")
     elif fmt.startswith("turbo"):
-        print(f"| {lat} | {cap} | {width} | {label[fmt]} | {m('TIME_DISK_SCAN_WAIT') / 1e9:.2f} | {m('NUM_READ_CALLS'):.0f} | "
+        print(f"| {lat} | {cap} | {pool} | {width} | {label[fmt]} | {m('TIME_DISK_SCAN_WAIT') / 1e9:.2f} | {m('NUM_READ_CALLS'):.0f} | "
               f"{m('NUM_COALESCED_RANGES'):.0f} | {m('NUM_PREFETCHED_ROWGROUPS'):.0f} | {cpu:.2f} | {load} |")
     else:
-        print(f"| {lat} | {cap} | {width} | {label.get(fmt, fmt)} | {m('TIME_DISK_SCAN_WAIT') / 1e9:.2f} | "
+        print(f"| {lat} | {cap} | {pool} | {width} | {label.get(fmt, fmt)} | {m('TIME_DISK_SCAN_WAIT') / 1e9:.2f} | "
               f"{med(r['storage_calls'] for r in rs):.0f} (harness) | - | - | {cpu:.2f} | {load} |")
 PY
 }
@@ -147,14 +153,15 @@ fi
 STAMP="$(date -u +%Y%m%d-%H%M%S)"
 ALL="bench-data/latency-share-$STAMP.jsonl"
 : > "$ALL"
-echo "file: $FILE ($(du -L -h "$FILE" | cut -f1)); stream cap $STREAM/s; widths $WIDTHS; $REPEAT rounds after a warm-up"
+echo "file: $FILE ($(du -L -h "$FILE" | cut -f1)); stream cap $STREAM/s; widths $WIDTHS; $REPEAT rounds after a warm-up; scan pool ${DRILL_SCAN_POOL:-8 (conf/)}"
 echo "machine: $(nproc) CPUs, $(java -version 2>&1 | head -1); commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src bin conf || echo ' (modified)')"
 echo "start: $(date -u '+%Y-%m-%d %H:%M:%S UTC'); load $(cut -d' ' -f1-3 /proc/loadavg)"
 for latency in $LATENCIES; do
   for cap in $CAPS; do
     echo "== $latency per call, $STREAM/s per stream, $cap/s total: load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
     log="bench-data/latency-share-$STAMP-$latency-$cap.log"
-    bin/drill bench --repeat "$REPEAT" --widths "$WIDTHS" --slow "$latency,$STREAM,$cap" --cli "$FILE" 2> "$log" >&2 \
+    bin/drill bench --repeat "$REPEAT" --widths "$WIDTHS" --slow "$latency,$STREAM,$cap" --cli \
+        ${DRILL_ARGS[@]+"${DRILL_ARGS[@]}"} "$FILE" 2> "$log" >&2 \
       || { echo "bin/drill bench failed: $log" >&2; tail -20 "$log" >&2; exit 1; }
     # (Maven's colour codes can precede the line)
     results=$(grep -o '== results: .*' "$log" | head -1 | sed 's/^== results: //')

@@ -30,7 +30,7 @@ import org.apache.hadoop.fs.FileSystem;
  * run for docs/benchmarks.md and its plot, with the CPU time the whole drillbit spent on each run
  * (every thread: fragments, scan and decode pools, JIT and GC). Fails if the formats' answers
  * differ. {@code --no-ahead} adds a third variant: {@code turbo-parquet} with {@code decodeAhead}
- * off.
+ * off; {@code --no-builtin} leaves Drill's reader out (the ratios are then to the first format left).
  *
  * <p>On the slow:// harness ({@code --slow LATENCY,STREAM,TOTAL}, the settings bin/drill gave the
  * storage plugin) each run also records what the harness served during the query (read calls and
@@ -41,7 +41,7 @@ import org.apache.hadoop.fs.FileSystem;
  * repetition recorded (the first warms the JIT) as format {@code cli}.
  *
  * <p>usage: DrillBench --out FILE.jsonl [--widths 1,2] [--repeat N] [--plugin dfs] [--no-ahead]
- * [--slow L,S,T [--cli BIN]] FILE.parquet... (the storage plugin must carry both formats; bin/drill
+ * [--no-builtin] [--slow L,S,T [--cli BIN]] FILE.parquet... (the storage plugin must carry both formats; bin/drill
  * bench --slow defines one on the slow:// harness)
  */
 public final class DrillBench {
@@ -54,6 +54,7 @@ public final class DrillBench {
     Path out = null;
     String plugin = "dfs";
     boolean noAhead = false;
+    boolean noBuiltin = false;
     String slow = null;
     String cli = null;
     List<Path> files = new ArrayList<>();
@@ -64,6 +65,7 @@ public final class DrillBench {
         case "--out" -> out = Paths.get(args[++i]);
         case "--plugin" -> plugin = args[++i];
         case "--no-ahead" -> noAhead = true;
+        case "--no-builtin" -> noBuiltin = true;
         case "--slow" -> slow = args[++i];
         case "--cli" -> cli = args[++i];
         default -> files.add(Paths.get(args[i]).toAbsolutePath());
@@ -71,7 +73,7 @@ public final class DrillBench {
     }
     if (files.isEmpty() || out == null || repeat < 1 || cli != null && slow == null) {
       System.err.println("usage: DrillBench --out FILE.jsonl [--widths 1,2] [--repeat N] [--plugin P] "
-          + "[--no-ahead] [--slow L,S,T [--cli BIN]] FILE.parquet...");
+          + "[--no-ahead] [--no-builtin] [--slow L,S,T [--cli BIN]] FILE.parquet...");
       System.exit(2);
     }
     try (Connection connection = DriverManager.getConnection("jdbc:drill:zk=local");
@@ -99,6 +101,11 @@ public final class DrillBench {
             tables.add(table + "(type => 'turbo-parquet', decodeAhead => false))");
             types.add(DrillDemo.TURBO_SCAN);
             names.add("turbo-no-ahead");
+          }
+          if (noBuiltin) {
+            tables.remove(0);
+            types.remove(0);
+            names.remove(0);
           }
           int queries = tables.size();
           if (cli != null) {
@@ -131,10 +138,10 @@ public final class DrillBench {
                     metrics.put(name, scan.path(name).numberValue());
                   }
                 }
-                json.printf(Locale.ROOT, "{\"plugin\":\"%s\",\"slow\":\"%s\",\"file\":\"%s\",\"width\":%d,"
+                json.printf(Locale.ROOT, "{\"plugin\":\"%s\",\"slow\":\"%s\",\"scan_pool\":%d,\"file\":\"%s\",\"width\":%d,"
                     + "\"format\":\"cli\",\"run\":%d,\"wall_s\":%.4f,\"scan_max_s\":%.4f,\"scan_sum_s\":%.4f,"
                     + "\"scan_with_wait_s\":%.4f,\"scan_operators\":0,\"cpu_s\":%.4f,\"storage_calls\":%d,"
-                    + "\"storage_bytes\":%d,\"load\":\"%s\",\"metrics\":%s}%n", plugin, slow, file.getFileName(), width,
+                    + "\"storage_bytes\":%d,\"load\":\"%s\",\"metrics\":%s}%n", plugin, slow, scanPool, file.getFileName(), width,
                     run, seconds, seconds, seconds, seconds, cpu[f][run], scan.path("storage_read_calls").asLong(),
                     scan.path("storage_bytes").asLong(), load, MAPPER.writeValueAsString(metrics));
                 continue;
@@ -180,10 +187,10 @@ public final class DrillBench {
                   metrics.put(name, v);
                 }
               }
-              json.printf(Locale.ROOT, "{\"plugin\":\"%s\",\"slow\":\"%s\",\"file\":\"%s\",\"width\":%d,"
+              json.printf(Locale.ROOT, "{\"plugin\":\"%s\",\"slow\":\"%s\",\"scan_pool\":%d,\"file\":\"%s\",\"width\":%d,"
                   + "\"format\":\"%s\",\"run\":%d,\"wall_s\":%.4f,\"scan_max_s\":%.4f,\"scan_sum_s\":%.4f,"
                   + "\"scan_with_wait_s\":%.4f,\"scan_operators\":%d,\"cpu_s\":%.4f,\"storage_calls\":%d,"
-                  + "\"storage_bytes\":%d,\"load\":\"%s\",\"metrics\":%s}%n", plugin, slow, file.getFileName(),
+                  + "\"storage_bytes\":%d,\"load\":\"%s\",\"metrics\":%s}%n", plugin, slow, scanPool, file.getFileName(),
                   width, names.get(f), run, wall[f][run], scanMax[f][run], scanSum[f][run], scanElapsed[f][run],
                   scan.operators(), cpu[f][run], storageCalls, storageBytes, load, MAPPER.writeValueAsString(metrics));
             }
