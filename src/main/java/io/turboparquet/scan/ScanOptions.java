@@ -32,8 +32,9 @@ import org.apache.hadoop.fs.FSDataInputStream;
  *     gap's bytes are read and dropped); 0 reads no byte outside the projection
  * @param coalesceMaxSize largest read, in bytes: ranges are merged up to it and larger chunks are
  *     read as parts of at most this size, in parallel
- * @param prefetchRowGroups with coalesced async reads, start reading the next row groups (up to
- *     four ahead) while the current one decodes, as long as they fit the memory budget together
+ * @param prefetchRowGroups with coalesced async reads, start reading the next row groups (four
+ *     ahead, more while those hold under 32 MiB, at most 16; {@link RowGroupPipeline}) while the
+ *     current one decodes, as long as they fit the memory budget together
  * @param decodeAhead with parallel decode, a consumer that calls {@link RowGroupScanner#decodeAhead}
  *     once it is done with a batch gets the next one decoded on the decode pool while it works on
  *     other things (one batch ahead per row group)

@@ -128,6 +128,65 @@ class RowGroupPipelineTest {
   }
 
   @Test
+  void readsAheadFourRowGroupsAndMoreWhileTheyHoldFewerThanPrefetchBytes() throws IOException {
+    // Row groups of about 6 MiB: four ahead hold less than PREFETCH_BYTES (32 MiB), so more are read
+    // ahead until they hold at least that much, never past MAX_PREFETCH_DEPTH nor the budget.
+    java.nio.file.Path big = dir.resolve("big-row-groups.parquet");
+    TestFileGenerator.wideInt64(big, 16, 440_000, 64 * 1024, 6L << 20, 3);
+    try (ScanHarness harness = new ScanHarness()) {
+      for (long budget : new long[] {1L << 30, 20L << 20}) {
+        TrackingBufferSource buffers = new TrackingBufferSource();
+        ScanMetrics metrics = new ScanMetrics();
+        ScanContext context = harness.context(options(budget), buffers, metrics);
+        Path path = ScanHarness.hadoopPath(big);
+        FileMetadata meta = ParquetFileScanner.readMetadata(context, path);
+        List<ColumnDescriptor> projection = meta.schema().columns();
+        List<RowGroupRead> reads = new ArrayList<>();
+        for (int i = 0; i < meta.rowGroups().size(); i++) {
+          reads.add(new RowGroupRead(path, meta, i, projection, null, context.options()));
+        }
+        long[] bytes = reads.stream()
+            .mapToLong(r -> RowGroupFetch.projectedBytes(r.metadata(), r.rowGroup(), r.projection())).toArray();
+        // The rule, applied to the sizes the writer made: ahead of row group 0, within the budget.
+        int expected = 0;
+        long ahead = 0;
+        while (1 + expected < bytes.length && expected < RowGroupPipeline.MAX_PREFETCH_DEPTH
+            && (expected < RowGroupPipeline.PREFETCH_DEPTH || ahead < RowGroupPipeline.PREFETCH_BYTES)
+            && bytes[0] + ahead + bytes[1 + expected] <= budget) {
+          ahead += bytes[1 + expected];
+          expected++;
+        }
+        if (budget == 1L << 30) {
+          assertTrue(bytes.length >= 8, "row groups: " + bytes.length);
+          long four = bytes[1] + bytes[2] + bytes[3] + bytes[4];
+          assertTrue(four < RowGroupPipeline.PREFETCH_BYTES, "four row groups ahead hold " + four);
+          assertTrue(expected > RowGroupPipeline.PREFETCH_DEPTH && 1 + expected < bytes.length,
+              "more than four ahead, stopped by bytes: " + expected);
+        } else {
+          assertTrue(expected < RowGroupPipeline.PREFETCH_DEPTH, "the budget stops it first: " + expected);
+        }
+        try (RowGroupPipeline pipeline = new RowGroupPipeline(context, reads)) {
+          assertTrue(pipeline.open(0));
+          assertEquals(expected, metrics.prefetchedRowGroups(), "budget " + budget);
+          long rows = 0;
+          for (int i = 0; i < reads.size(); i++) {
+            if (i > 0) {
+              assertTrue(pipeline.open(i));
+            }
+            Batch batch;
+            while ((batch = pipeline.next()) != null) {
+              rows += batch.rows();
+              pipeline.decodeAhead();
+            }
+          }
+          assertEquals(440_000, rows);
+        }
+        assertEquals(0, buffers.outstanding());
+      }
+    }
+  }
+
+  @Test
   void theLastBatchOfARowGroupOpensTheNextOne() throws IOException {
     try (ScanHarness harness = new ScanHarness()) {
       TrackingBufferSource buffers = new TrackingBufferSource();
@@ -207,7 +266,9 @@ class RowGroupPipelineTest {
         assertTrue(pipeline.open(0));
         assertTrue(pipeline.next().rows() > 0);
         pipeline.decodeAhead();
-        assertEquals(RowGroupPipeline.PREFETCH_DEPTH, metrics.prefetchedRowGroups(), "reads ahead in flight");
+        // Row groups of ~256 KB: far fewer bytes ahead than PREFETCH_BYTES, so every later one, up to the most.
+        assertEquals(Math.min(RowGroupPipeline.MAX_PREFETCH_DEPTH, reads.size() - 1), metrics.prefetchedRowGroups(),
+            "reads ahead in flight");
         assertTrue(buffers.outstanding() > 0);
         pipeline.close();
         assertEquals(0, buffers.outstanding(), "buffers still held after close");

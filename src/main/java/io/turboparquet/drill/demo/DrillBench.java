@@ -1,7 +1,12 @@
 package io.turboparquet.drill.demo;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.turboparquet.storage.SlowFileSystem;
+import io.turboparquet.storage.StorageCounters;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -9,8 +14,12 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 
 /**
  * The Drill benchmark (bin/drill bench): for each file and each {@code planner.width.max_per_node},
@@ -21,11 +30,19 @@ import java.util.Locale;
  * run for docs/benchmarks.md and its plot, with the CPU time the whole drillbit spent on each run
  * (every thread: fragments, scan and decode pools, JIT and GC). Fails if the formats' answers
  * differ. {@code --no-ahead} adds a third variant: {@code turbo-parquet} with {@code decodeAhead}
- * off.
+ * off; {@code --no-builtin} leaves Drill's reader out (the ratios are then to the first format left).
  *
- * <p>usage: DrillBench --out FILE.jsonl [--widths 1,2] [--repeat N] [--plugin dfs] [--no-ahead] FILE.parquet...
- * (the storage plugin must carry both formats; bin/drill bench --slow defines one on the slow://
- * harness)
+ * <p>On the slow:// harness ({@code --slow LATENCY,STREAM,TOTAL}, the settings bin/drill gave the
+ * storage plugin) each run also records what the harness served during the query (read calls and
+ * bytes, from the drillbit's {@link SlowFileSystem}), and the scan operators' storage metrics;
+ * {@code --cli BIN} adds the standalone scan to every round, interleaved with the formats:
+ * {@code BIN scan slow://FILE --json --repeat 2 --threads 2 --scan-threads P} (P: the drillbit's
+ * scan pool, {@code drill.exec.scan.threadpool_size}) with the same settings, its second
+ * repetition recorded (the first warms the JIT) as format {@code cli}.
+ *
+ * <p>usage: DrillBench --out FILE.jsonl [--widths 1,2] [--repeat N] [--plugin dfs] [--no-ahead]
+ * [--no-builtin] [--slow L,S,T [--cli BIN]] FILE.parquet... (the storage plugin must carry both formats; bin/drill
+ * bench --slow defines one on the slow:// harness)
  */
 public final class DrillBench {
   private DrillBench() {
@@ -37,6 +54,9 @@ public final class DrillBench {
     Path out = null;
     String plugin = "dfs";
     boolean noAhead = false;
+    boolean noBuiltin = false;
+    String slow = null;
+    String cli = null;
     List<Path> files = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -45,19 +65,28 @@ public final class DrillBench {
         case "--out" -> out = Paths.get(args[++i]);
         case "--plugin" -> plugin = args[++i];
         case "--no-ahead" -> noAhead = true;
+        case "--no-builtin" -> noBuiltin = true;
+        case "--slow" -> slow = args[++i];
+        case "--cli" -> cli = args[++i];
         default -> files.add(Paths.get(args[i]).toAbsolutePath());
       }
     }
-    if (files.isEmpty() || out == null || repeat < 1) {
+    if (files.isEmpty() || out == null || repeat < 1 || cli != null && slow == null) {
       System.err.println("usage: DrillBench --out FILE.jsonl [--widths 1,2] [--repeat N] [--plugin P] "
-          + "[--no-ahead] FILE.parquet...");
+          + "[--no-ahead] [--no-builtin] [--slow L,S,T [--cli BIN]] FILE.parquet...");
       System.exit(2);
     }
     try (Connection connection = DriverManager.getConnection("jdbc:drill:zk=local");
         PrintStream json = new PrintStream(Files.newOutputStream(out))) {
       DrillSession session = new DrillSession(connection);
       session.execute("alter session set `exec.query_profile.debug_mode` = true");
+      int scanPool = Integer.parseInt(session.single(
+          "select num_val from sys.boot where name = 'drill.exec.scan.threadpool_size'"));
       PrintStream log = System.out;
+      StorageCounters storage = null; // the harness's, once Drill has made its file system
+      log.println("scan pool " + scanPool + ", scan-decode pool " + session.single(
+          "select num_val from sys.boot where name = 'drill.exec.scan.decode_threadpool_size'")
+          + (slow == null ? "" : ", storage slow:// " + slow));
       log.printf("%-40s %5s %-16s %10s %14s %14s %16s %10s%n", "file", "width", "format", "wall s", "scan max s",
           "scan sum s", "scan+wait max s", "cpu s");
       for (int width : widths) {
@@ -73,7 +102,16 @@ public final class DrillBench {
             types.add(DrillDemo.TURBO_SCAN);
             names.add("turbo-no-ahead");
           }
-          int formats = tables.size();
+          if (noBuiltin) {
+            tables.remove(0);
+            types.remove(0);
+            names.remove(0);
+          }
+          int queries = tables.size();
+          if (cli != null) {
+            names.add("cli");
+          }
+          int formats = names.size();
           List<String> answer = null;
           double[][] wall = new double[formats][repeat];
           double[][] scanMax = new double[formats][repeat];
@@ -82,9 +120,43 @@ public final class DrillBench {
           double[][] cpu = new double[formats][repeat];
           for (int run = -1; run < repeat; run++) {
             for (int f = 0; f < formats; f++) {
+              String load = loadAverage();
+              if (f == queries) {
+                JsonNode scan = cliScan(cli, file, slow, scanPool);
+                if (run < 0) {
+                  continue;
+                }
+                double seconds = scan.path("wall_ms").asDouble() / 1e3;
+                wall[f][run] = seconds;
+                scanMax[f][run] = seconds;
+                scanSum[f][run] = seconds;
+                scanElapsed[f][run] = seconds;
+                cpu[f][run] = scan.path("cpu_ms").asDouble() / 1e3;
+                Map<String, Object> metrics = new LinkedHashMap<>();
+                for (String name : CLI_METRICS) {
+                  if (scan.has(name)) {
+                    metrics.put(name, scan.path(name).numberValue());
+                  }
+                }
+                json.printf(Locale.ROOT, "{\"plugin\":\"%s\",\"slow\":\"%s\",\"scan_pool\":%d,\"file\":\"%s\",\"width\":%d,"
+                    + "\"format\":\"cli\",\"run\":%d,\"wall_s\":%.4f,\"scan_max_s\":%.4f,\"scan_sum_s\":%.4f,"
+                    + "\"scan_with_wait_s\":%.4f,\"scan_operators\":0,\"cpu_s\":%.4f,\"storage_calls\":%d,"
+                    + "\"storage_bytes\":%d,\"load\":\"%s\",\"metrics\":%s}%n", plugin, slow, scanPool, file.getFileName(), width,
+                    run, seconds, seconds, seconds, seconds, cpu[f][run], scan.path("storage_read_calls").asLong(),
+                    scan.path("storage_bytes").asLong(), load, MAPPER.writeValueAsString(metrics));
+                continue;
+              }
+              StorageCounters before = storage;
+              long calls0 = before == null ? 0 : before.calls();
+              long bytes0 = before == null ? 0 : before.bytes();
               long cpu0 = processCpuNanos();
               DrillSession.Run r = session.timed(String.format(Locale.ROOT, DrillDemo.QUERY, tables.get(f)));
               double cpuSeconds = (processCpuNanos() - cpu0) / 1e9;
+              if (slow != null && storage == null) {
+                storage = slowCounters(); // Drill has made it now (the first query, a warm-up)
+              }
+              long storageCalls = before == null ? -1 : before.calls() - calls0;
+              long storageBytes = before == null ? -1 : before.bytes() - bytes0;
               if (answer == null) {
                 answer = r.answer();
               } else if (!answer.equals(r.answer())) {
@@ -100,11 +172,27 @@ public final class DrillBench {
               scanMax[f][run] = scan.maxProcessNanos() / 1e9;
               scanSum[f][run] = scan.processNanos() / 1e9;
               scanElapsed[f][run] = scan.maxElapsedNanos() / 1e9;
-              json.printf(Locale.ROOT, "{\"plugin\":\"%s\",\"file\":\"%s\",\"width\":%d,\"format\":\"%s\","
-                  + "\"run\":%d,\"wall_s\":%.4f,\"scan_max_s\":%.4f,\"scan_sum_s\":%.4f,\"scan_with_wait_s\":%.4f,"
-                  + "\"scan_operators\":%d,\"cpu_s\":%.4f}%n", plugin, file.getFileName(), width,
-                  names.get(f), run, wall[f][run], scanMax[f][run], scanSum[f][run], scanElapsed[f][run],
-                  scan.operators(), cpu[f][run]);
+              if (slow == null) {
+                json.printf(Locale.ROOT, "{\"plugin\":\"%s\",\"file\":\"%s\",\"width\":%d,\"format\":\"%s\","
+                    + "\"run\":%d,\"wall_s\":%.4f,\"scan_max_s\":%.4f,\"scan_sum_s\":%.4f,\"scan_with_wait_s\":%.4f,"
+                    + "\"scan_operators\":%d,\"cpu_s\":%.4f}%n", plugin, file.getFileName(), width,
+                    names.get(f), run, wall[f][run], scanMax[f][run], scanSum[f][run], scanElapsed[f][run],
+                    scan.operators(), cpu[f][run]);
+                continue;
+              }
+              Map<String, Object> metrics = new LinkedHashMap<>();
+              for (String name : SCAN_METRICS) {
+                Long v = scan.metrics().get(name);
+                if (v != null) {
+                  metrics.put(name, v);
+                }
+              }
+              json.printf(Locale.ROOT, "{\"plugin\":\"%s\",\"slow\":\"%s\",\"scan_pool\":%d,\"file\":\"%s\",\"width\":%d,"
+                  + "\"format\":\"%s\",\"run\":%d,\"wall_s\":%.4f,\"scan_max_s\":%.4f,\"scan_sum_s\":%.4f,"
+                  + "\"scan_with_wait_s\":%.4f,\"scan_operators\":%d,\"cpu_s\":%.4f,\"storage_calls\":%d,"
+                  + "\"storage_bytes\":%d,\"load\":\"%s\",\"metrics\":%s}%n", plugin, slow, scanPool, file.getFileName(),
+                  width, names.get(f), run, wall[f][run], scanMax[f][run], scanSum[f][run], scanElapsed[f][run],
+                  scan.operators(), cpu[f][run], storageCalls, storageBytes, load, MAPPER.writeValueAsString(metrics));
             }
           }
           for (int f = 0; f < formats; f++) {
@@ -114,7 +202,7 @@ public final class DrillBench {
           }
           for (int f = 1; f < formats; f++) {
             log.printf(Locale.ROOT, "%-40s %5d %-16s %10.2fx %13.2fx %13.2fx %15.2fx %9.2fx%n", "", width,
-                "ratio to " + (f == 1 ? "turbo" : "no-ahead"), median(wall[0]) / median(wall[f]),
+                "ratio to " + names.get(f), median(wall[0]) / median(wall[f]),
                 median(scanMax[0]) / median(scanMax[f]), median(scanSum[0]) / median(scanSum[f]),
                 median(scanElapsed[0]) / median(scanElapsed[f]), median(cpu[0]) / median(cpu[f]));
           }
@@ -125,6 +213,58 @@ public final class DrillBench {
       System.exit(1);
     }
     System.exit(0);
+  }
+
+  private static final ObjectMapper MAPPER = new ObjectMapper();
+
+  /** Scan-operator metrics recorded per run on the harness (those a format sets). */
+  private static final List<String> SCAN_METRICS = List.of("NUM_ROWGROUPS", "TIME_DISK_SCAN_WAIT", "TIME_DISK_SCAN",
+      "NUM_READ_CALLS", "TOTAL_READ_BYTES", "NUM_COALESCED_RANGES", "NUM_PREFETCHED_ROWGROUPS",
+      "TIME_DATA_PAGE_DECODE", "TIME_DATA_PAGES_DECOMPRESSED", "TIME_PROCESS", "TOTAL_DATA_PAGE_READ_BYTES",
+      "TOTAL_DICT_PAGE_READ_BYTES", "TIME_DATA_PAGE_LOADS", "TIME_DICT_PAGE_LOADS");
+
+  /** The standalone scan's fields recorded per run. */
+  private static final List<String> CLI_METRICS = List.of("row_groups", "page_reader_wait_ms", "fetch_wait_ms",
+      "disk_read_ms", "decode_ms", "decompress_ms", "read_calls", "bytes_read", "coalesced_ranges",
+      "prefetched_row_groups", "storage_wait_share", "peak_direct_bytes");
+
+  /**
+   * The counters of the drillbit's slow:// file system: Drill opens its file systems through
+   * Hadoop's cache as the process user, as this does, so this is the same instance, configured by
+   * the storage plugin. Never asked before Drill has made it (asking first would make one without the
+   * plugin's settings: checked by its latency setting).
+   */
+  private static StorageCounters slowCounters() throws IOException {
+    FileSystem fs = FileSystem.get(URI.create(SlowFileSystem.SCHEME + ":///"), new Configuration());
+    if (!(fs instanceof SlowFileSystem slowFs) || slowFs.getConf().get(SlowFileSystem.LATENCY) == null) {
+      return null;
+    }
+    return slowFs.counters();
+  }
+
+  /** One standalone scan JVM: two repetitions on the harness with the same settings; the second one's JSON. */
+  private static JsonNode cliScan(String cli, Path file, String slow, int scanThreads) throws Exception {
+    String[] s = slow.split(",");
+    List<String> command = List.of(cli, "scan", SlowFileSystem.SCHEME + "://" + file, "--json", "--repeat", "2",
+        "--threads", "2", "--scan-threads", Integer.toString(scanThreads),
+        "-D", SlowFileSystem.LATENCY + "=" + s[0], "-D", SlowFileSystem.STREAM_BANDWIDTH + "=" + s[1],
+        "-D", SlowFileSystem.TOTAL_BANDWIDTH + "=" + s[2]);
+    Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    if (p.waitFor() != 0) {
+      throw new IOException(String.join(" ", command) + " failed: " + output);
+    }
+    String[] lines = output.strip().split("\n");
+    return MAPPER.readTree(lines[lines.length - 1]);
+  }
+
+  /** The 1-minute load average, as /proc/loadavg says (empty where there is none). */
+  private static String loadAverage() {
+    try {
+      return Files.readString(Paths.get("/proc/loadavg")).split(" ")[0];
+    } catch (IOException e) {
+      return "";
+    }
   }
 
   /** CPU time of every thread of this JVM (the embedded drillbit runs here). */
