@@ -70,6 +70,8 @@ final class RowGroupScanner implements AutoCloseable {
    */
   private BatchFilter late;
   private boolean[] isFilterColumn;
+  /** Whether late materialization skipped rows of this row group (then only the filter's columns were read through). */
+  private boolean lateSkipped;
   private int lateBatches;
   private int lateMatches;
   /** Batches judged before late materialization may be given up, and the share of them with a candidate that gives it up. */
@@ -191,10 +193,12 @@ final class RowGroupScanner implements AutoCloseable {
     while (true) {
       long start = nextStart();
       if (start < 0) {
-        if (!checkedEnd && !filtered && late == null) { // once the last batch is done with: no column may hold values past the rows
+        if (!checkedEnd && !filtered) { // once the last batch is done with: no column may hold values past the rows
           checkedEnd = true;
-          for (ColumnChunkReader r : readers) {
-            r.checkExhausted();
+          for (int i = 0; i < readers.size(); i++) {
+            if (!lateSkipped || isFilterColumn[i]) { // columns that passed over skipped rows did not read to the end
+              readers.get(i).checkExhausted();
+            }
           }
         }
         return null;
@@ -217,6 +221,7 @@ final class RowGroupScanner implements AutoCloseable {
             }
           }
           rowsDone = start + candidates;
+          lateSkipped = true;
           context.metrics().addLateSkippedRows(candidates);
           judged(false);
           continue; // the other columns skip these rows when they next read

@@ -91,6 +91,20 @@ class LateMaterializationTest {
     assertEquals(0, off.metrics().lateSkippedRows());
   }
 
+  /**
+   * Late materialization given up on the row group's last batch, a skipped one: the columns that
+   * passed over its rows are not held to reading the chunk to its end.
+   */
+  @Test
+  void givingUpOnTheLastBatchStillEndsTheRowGroupCleanly() throws IOException {
+    Path sorted = dir.resolve("sorted.parquet");
+    PageIndexFiles.writeSorted(sorted, 8_000, 1_000); // one row group, batches of 1,000: 8
+    ScanOptions options = MODES.get(1).toBuilder().batchSize(1_000).build();
+    Rows got = PageIndexSkippingTest.scan(sorted, Predicate.parse("key < 5000"), options);
+    assertEquals(5_000, got.rows().size()); // batches 1-5 match; 6-8 are skipped, the 8th gives it up
+    assertEquals(3_000, got.metrics().lateSkippedRows());
+  }
+
   @Test
   void aFilterOnAColumnNotProjectedSkipsNothing() throws IOException {
     try (ScanHarness harness = new ScanHarness()) {
