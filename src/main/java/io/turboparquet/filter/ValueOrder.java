@@ -71,6 +71,11 @@ public abstract class ValueOrder {
     return false;
   }
 
+  /** The decimal scale of the stored integers (0 unless a DECIMAL stored as an integer or bytes). */
+  public int scale() {
+    return 0;
+  }
+
   static IllegalArgumentException mismatch(ColumnDescriptor c, Literal l, String want) {
     return new IllegalArgumentException("filter: column " + c.dottedPath() + " is " + c.physicalType()
         + (c.logicalType() == null ? "" : " " + c.logicalType()) + "; " + l + " is not " + want);
@@ -88,8 +93,8 @@ public abstract class ValueOrder {
       this.date = date;
     }
 
-    /** The decimal scale of the stored integers (0 unless DECIMAL). */
-    int scale() {
+    @Override
+    public int scale() {
       return scale;
     }
 

@@ -120,7 +120,8 @@ final class BatchFilter {
     if (leaf.order() == null) {
       return (c, r) -> true; // an order we do not know: may match
     }
-    Value[] values = leaf.values().stream().map(v -> Value.of(leaf.column(), v)).toArray(Value[]::new);
+    Value[] values = leaf.values().stream().map(v -> Value.of(leaf.column(), leaf.order().scale(), v))
+        .toArray(Value[]::new);
     if (values.length == 0 || java.util.Arrays.stream(values).anyMatch(v -> v == null)) {
       return (c, r) -> true;
     }
@@ -164,14 +165,14 @@ final class BatchFilter {
     /** The sign of (row value - literal), or UNKNOWN. */
     abstract int compareRow(ValueSink values, int row);
 
-    /** The literal {@code v} (as {@link io.turboparquet.filter.ValueOrder#literal} typed it), or null when rows are not judged here. */
-    static Value of(ColumnDescriptor column, Object v) {
+    /**
+     * The literal {@code v} (as {@link io.turboparquet.filter.ValueOrder#literal} typed it, with the
+     * order's decimal {@code scale}), or null when rows are not judged here.
+     */
+    static Value of(ColumnDescriptor column, int scale, Object v) {
       PhysicalType type = column.physicalType();
       if (v instanceof BigDecimal d && (type == PhysicalType.INT32 || type == PhysicalType.INT64
           || type == PhysicalType.BOOLEAN)) {
-        String logical = column.logicalType() == null ? "" : column.logicalType();
-        int scale = logical.startsWith("DECIMAL(")
-            ? Integer.parseInt(logical.substring(logical.indexOf(',') + 1, logical.length() - 1).trim()) : 0;
         return new Scaled(type, d.movePointRight(scale));
       }
       if (v instanceof Double d && (type == PhysicalType.FLOAT || type == PhysicalType.DOUBLE)) {

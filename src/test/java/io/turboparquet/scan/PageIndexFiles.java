@@ -101,7 +101,8 @@ public final class PageIndexFiles {
     }
   }
 
-  private static byte[] fixed(BigInteger v, int width) {
+  /** {@code v} as big-endian two's complement in {@code width} bytes (a FIXED_LEN_BYTE_ARRAY decimal). */
+  static byte[] fixed(BigInteger v, int width) {
     byte[] b = v.toByteArray();
     byte[] out = new byte[width];
     byte pad = (byte) (v.signum() < 0 ? 0xFF : 0);

@@ -124,21 +124,10 @@ public final class PruningFiles {
         }
         if (r.nextInt(11) != 0) {
           long unscaled = (block % 2 == 0 ? 1 : -1) * (block * 10_000L + r.nextInt(15) * 25L);
-          g.add("dec", Binary.fromConstantByteArray(fixed(BigInteger.valueOf(unscaled), 6)));
+          g.add("dec", Binary.fromConstantByteArray(PageIndexFiles.fixed(BigInteger.valueOf(unscaled), 6)));
         }
         w.write(g);
       }
     }
-  }
-
-  static byte[] fixed(BigInteger v, int width) {
-    byte[] b = v.toByteArray();
-    byte[] out = new byte[width];
-    byte pad = (byte) (v.signum() < 0 ? 0xFF : 0);
-    for (int i = 0; i < width - b.length; i++) {
-      out[i] = pad;
-    }
-    System.arraycopy(b, 0, out, width - b.length, b.length);
-    return out;
   }
 }
