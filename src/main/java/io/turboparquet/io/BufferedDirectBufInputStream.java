@@ -49,6 +49,17 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
   }
 
   @Override
+  protected void seek(long at) {
+    if (at >= bufferStart && at <= bufferStart + limit) {
+      pos = (int) (at - bufferStart);
+    } else { // before the buffer: read again from there
+      bufferStart = at;
+      pos = 0;
+      limit = 0;
+    }
+  }
+
+  @Override
   public long position() {
     return bufferStart + pos;
   }

@@ -9,6 +9,7 @@ import java.io.InputStream;
  * through {@link InputStream}, page bodies as buffers through {@link #getNext(int)}.
  */
 public abstract class ChunkInput extends InputStream {
+  private long mark = -1;
   private long readNanos;
   private long bytesRead;
   private long readCalls;
@@ -21,6 +22,28 @@ public abstract class ChunkInput extends InputStream {
 
   /** File offset of the next byte. */
   public abstract long position();
+
+  /** Moves to file offset {@code at}, at or before the position (see {@link #reset}). */
+  protected abstract void seek(long at);
+
+  /** Page headers are peeked: marked, read ahead, then reset to (a header is as long as it decodes). */
+  @Override
+  public final boolean markSupported() {
+    return true;
+  }
+
+  @Override
+  public final void mark(int readLimit) {
+    mark = position();
+  }
+
+  @Override
+  public final void reset() throws IOException {
+    if (mark < 0) {
+      throw new IOException("reset without mark");
+    }
+    seek(mark);
+  }
 
   /** Nanoseconds spent waiting on the file system so far. */
   public final long readNanos() {

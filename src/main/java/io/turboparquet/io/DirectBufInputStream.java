@@ -36,6 +36,11 @@ public final class DirectBufInputStream extends ChunkInput {
   }
 
   @Override
+  protected void seek(long at) {
+    position = at;
+  }
+
+  @Override
   public long position() {
     return position;
   }

@@ -71,6 +71,11 @@ public final class FetchedChunkInput extends ChunkInput {
   }
 
   @Override
+  protected void seek(long at) {
+    position = at;
+  }
+
+  @Override
   public long position() {
     return position;
   }

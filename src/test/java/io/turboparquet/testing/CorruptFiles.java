@@ -223,7 +223,7 @@ public final class CorruptFiles {
     try {
       return new PageHeaderDecoder("crafted").read(
           new ByteArrayInputStream(file, (int) at, file.length - (int) at), at, column);
-    } catch (ParquetCorruptionException e) {
+    } catch (IOException e) {
       throw new IllegalStateException(e);
     }
   }

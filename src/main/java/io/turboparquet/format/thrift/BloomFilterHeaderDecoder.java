@@ -1,9 +1,9 @@
 package io.turboparquet.format.thrift;
 
-import static io.turboparquet.format.thrift.CompactReader.I32;
-import static io.turboparquet.format.thrift.CompactReader.STRUCT;
-import static io.turboparquet.format.thrift.CompactReader.fieldId;
-import static io.turboparquet.format.thrift.CompactReader.fieldType;
+import static io.turboparquet.format.thrift.ThriftCursor.I32;
+import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
+import static io.turboparquet.format.thrift.ThriftCursor.fieldId;
+import static io.turboparquet.format.thrift.ThriftCursor.fieldType;
 
 import io.turboparquet.format.BloomFilterHeader;
 import io.turboparquet.format.FooterOptions;
@@ -24,7 +24,7 @@ public final class BloomFilterHeaderDecoder {
    */
   public static BloomFilterHeader read(String file, String what, byte[] bytes, int offset, int length)
       throws ParquetCorruptionException {
-    ArrayCompactReader r = new ArrayCompactReader(file, what, bytes, offset, length,
+    ThriftCursor r = new ThriftCursor(file, what, bytes, offset, length,
         FooterOptions.DEFAULT_MAX_STRING_LENGTH);
     int numBytes = 0;
     boolean hasNumBytes = false;
@@ -58,7 +58,7 @@ public final class BloomFilterHeaderDecoder {
    * A union: the id of its first member that is a struct (the format's members are empty structs),
    * 0 when it has none; everything in it is walked.
    */
-  private static int member(ArrayCompactReader r) throws ParquetCorruptionException {
+  private static int member(ThriftCursor r) throws ParquetCorruptionException {
     int member = 0;
     int last = 0;
     for (int f = r.readField(last); f >= 0; f = r.readField(last)) {

@@ -1,14 +1,14 @@
 package io.turboparquet.format.thrift;
 
-import static io.turboparquet.format.thrift.CompactReader.BINARY;
-import static io.turboparquet.format.thrift.CompactReader.I32;
-import static io.turboparquet.format.thrift.CompactReader.I64;
-import static io.turboparquet.format.thrift.CompactReader.LIST;
-import static io.turboparquet.format.thrift.CompactReader.STRUCT;
-import static io.turboparquet.format.thrift.CompactReader.fieldId;
-import static io.turboparquet.format.thrift.CompactReader.fieldType;
-import static io.turboparquet.format.thrift.CompactReader.listSize;
-import static io.turboparquet.format.thrift.CompactReader.listType;
+import static io.turboparquet.format.thrift.ThriftCursor.BINARY;
+import static io.turboparquet.format.thrift.ThriftCursor.I32;
+import static io.turboparquet.format.thrift.ThriftCursor.I64;
+import static io.turboparquet.format.thrift.ThriftCursor.LIST;
+import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
+import static io.turboparquet.format.thrift.ThriftCursor.fieldId;
+import static io.turboparquet.format.thrift.ThriftCursor.fieldType;
+import static io.turboparquet.format.thrift.ThriftCursor.listSize;
+import static io.turboparquet.format.thrift.ThriftCursor.listType;
 
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterOptions;
@@ -36,7 +36,7 @@ public final class FooterDecoder {
   /** Decodes {@code footer[offset, offset + length)} of {@code file} as {@code options} asks. */
   public static FileMetadata decode(String file, long fileLength, byte[] footer, int offset, int length,
       FooterOptions options) throws ParquetCorruptionException {
-    ArrayCompactReader r = new ArrayCompactReader(file, "footer", footer, offset, length, options.maxStringLength());
+    ThriftCursor r = new ThriftCursor(file, "footer", footer, offset, length, options.maxStringLength());
     boolean hasVersion = false;
     boolean hasNumRows = false;
     long numRows = 0;
@@ -108,7 +108,7 @@ public final class FooterDecoder {
   }
 
   /** FileMetaData.key_value_metadata; a missing value reads as "", a repeated key keeps the last. */
-  private static void keyValues(CompactReader r, Map<String, String> out) throws ParquetCorruptionException {
+  private static void keyValues(ThriftCursor r, Map<String, String> out) throws ParquetCorruptionException {
     int list = r.readList("FileMetaData.key_value_metadata");
     int n = listSize(list);
     if (listType(list) != STRUCT && n > 0) {

@@ -1,16 +1,17 @@
 package io.turboparquet.format.thrift;
 
-import static io.turboparquet.format.thrift.CompactReader.BOOLEAN_TRUE;
-import static io.turboparquet.format.thrift.CompactReader.I32;
-import static io.turboparquet.format.thrift.CompactReader.STRUCT;
-import static io.turboparquet.format.thrift.CompactReader.boolField;
-import static io.turboparquet.format.thrift.CompactReader.fieldId;
-import static io.turboparquet.format.thrift.CompactReader.fieldType;
+import static io.turboparquet.format.thrift.ThriftCursor.BOOLEAN_TRUE;
+import static io.turboparquet.format.thrift.ThriftCursor.I32;
+import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
+import static io.turboparquet.format.thrift.ThriftCursor.boolField;
+import static io.turboparquet.format.thrift.ThriftCursor.fieldId;
+import static io.turboparquet.format.thrift.ThriftCursor.fieldType;
 
 import io.turboparquet.format.Encoding;
 import io.turboparquet.format.PageHeaderInfo;
 import io.turboparquet.format.PageType;
 import io.turboparquet.format.ParquetCorruptionException;
+import java.io.IOException;
 import java.io.InputStream;
 
 /**
@@ -21,7 +22,12 @@ import java.io.InputStream;
 public final class PageHeaderDecoder {
   private static final int UNSET = Integer.MIN_VALUE;
 
-  private final StreamCompactReader r;
+  private static final int FIRST_WINDOW = 256;
+  /** No page header legitimately comes near this; it bounds what a hostile one can make us read. */
+  private static final int MAX_HEADER_BYTES = 16 << 20;
+
+  private final ThriftCursor r;
+  private byte[] window = new byte[FIRST_WINDOW];
 
   // Scratch: the page header being decoded.
   private int numValues;
@@ -35,16 +41,54 @@ public final class PageHeaderDecoder {
   private boolean compressed;
 
   public PageHeaderDecoder(String file) {
-    // Page headers have no strings we keep; the stream reader bounds skipped ones itself.
-    this.r = new StreamCompactReader(file, Integer.MAX_VALUE);
+    // Page headers have no strings we keep: a skipped one is bounded by the bytes read, not a limit.
+    this.r = new ThriftCursor(file, "page header", window, 0, 0, Integer.MAX_VALUE);
   }
 
   /**
-   * Reads one page header from {@code in}, whose next byte is at file offset {@code offset};
-   * {@code where} names the row group and column in errors.
+   * Reads one page header from {@code in} (which must support mark and reset), whose next byte is
+   * at file offset {@code offset}, and leaves {@code in} at the page body; {@code where} names the
+   * row group and column in errors.
+   *
+   * <p>A header's length is known only once it is decoded, so the bytes ahead are peeked (one read
+   * of up to {@value #FIRST_WINDOW} bytes, what the stream has at hand) and decoded from an array;
+   * a header longer than that (long page statistics) is peeked again in a window 8 times larger,
+   * up to {@value #MAX_HEADER_BYTES} bytes.
    */
-  public PageHeaderInfo read(InputStream in, long offset, String where) throws ParquetCorruptionException {
-    r.reset(in, where, "page header", offset);
+  public PageHeaderInfo read(InputStream in, long offset, String where) throws IOException {
+    if (!in.markSupported()) {
+      throw new IllegalArgumentException("page headers are peeked: the stream must support mark and reset");
+    }
+    for (int want = FIRST_WINDOW; ; want = Math.min(want * 8, MAX_HEADER_BYTES)) {
+      if (window.length < want) {
+        window = new byte[want];
+      }
+      in.mark(want);
+      // The first read takes what the stream has at hand; a retry reads the whole window.
+      int n = Math.max(0, want == FIRST_WINDOW ? in.read(window, 0, want) : in.readNBytes(window, 0, want));
+      in.reset();
+      r.reset(window, n, where, "page header", offset);
+      try {
+        PageHeaderInfo header = decode();
+        in.skipNBytes(header.headerLength());
+        return header;
+      } catch (ParquetCorruptionException e) {
+        boolean ended = want > FIRST_WINDOW && n < want;
+        if (!r.ranOut() || ended) {
+          throw e;
+        }
+        if (want >= MAX_HEADER_BYTES) {
+          throw r.corrupt("the page header is longer than " + MAX_HEADER_BYTES + " bytes");
+        }
+      } finally {
+        if (window.length > FIRST_WINDOW * 64) {
+          window = new byte[FIRST_WINDOW]; // do not keep a hostile header's window
+        }
+      }
+    }
+  }
+
+  private PageHeaderInfo decode() throws ParquetCorruptionException {
     int type = UNSET;
     int uncompressedSize = UNSET;
     int compressedSize = UNSET;

@@ -1,16 +1,16 @@
 package io.turboparquet.format.thrift;
 
-import static io.turboparquet.format.thrift.CompactReader.BINARY;
-import static io.turboparquet.format.thrift.CompactReader.BOOLEAN_TRUE;
-import static io.turboparquet.format.thrift.CompactReader.BOOLEAN_FALSE;
-import static io.turboparquet.format.thrift.CompactReader.I32;
-import static io.turboparquet.format.thrift.CompactReader.I64;
-import static io.turboparquet.format.thrift.CompactReader.LIST;
-import static io.turboparquet.format.thrift.CompactReader.STRUCT;
-import static io.turboparquet.format.thrift.CompactReader.fieldId;
-import static io.turboparquet.format.thrift.CompactReader.fieldType;
-import static io.turboparquet.format.thrift.CompactReader.listSize;
-import static io.turboparquet.format.thrift.CompactReader.listType;
+import static io.turboparquet.format.thrift.ThriftCursor.BINARY;
+import static io.turboparquet.format.thrift.ThriftCursor.BOOLEAN_TRUE;
+import static io.turboparquet.format.thrift.ThriftCursor.BOOLEAN_FALSE;
+import static io.turboparquet.format.thrift.ThriftCursor.I32;
+import static io.turboparquet.format.thrift.ThriftCursor.I64;
+import static io.turboparquet.format.thrift.ThriftCursor.LIST;
+import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
+import static io.turboparquet.format.thrift.ThriftCursor.fieldId;
+import static io.turboparquet.format.thrift.ThriftCursor.fieldType;
+import static io.turboparquet.format.thrift.ThriftCursor.listSize;
+import static io.turboparquet.format.thrift.ThriftCursor.listType;
 
 import io.turboparquet.format.ColumnIndex;
 import io.turboparquet.format.FooterOptions;
@@ -28,7 +28,7 @@ public final class PageIndexDecoder {
 
   public static ColumnIndex readColumnIndex(String file, byte[] bytes, int offset, int length)
       throws ParquetCorruptionException {
-    CompactReader r = new ArrayCompactReader(file, "column index", bytes, offset, length,
+    ThriftCursor r = new ThriftCursor(file, "column index", bytes, offset, length,
         FooterOptions.DEFAULT_MAX_STRING_LENGTH);
     boolean[] nullPages = null;
     List<byte[]> mins = null;
@@ -65,7 +65,7 @@ public final class PageIndexDecoder {
 
   public static OffsetIndex readOffsetIndex(String file, byte[] bytes, int offset, int length)
       throws ParquetCorruptionException {
-    CompactReader r = new ArrayCompactReader(file, "offset index", bytes, offset, length,
+    ThriftCursor r = new ThriftCursor(file, "offset index", bytes, offset, length,
         FooterOptions.DEFAULT_MAX_STRING_LENGTH);
     long[] offsets = null;
     int[] sizes = null;
@@ -102,7 +102,7 @@ public final class PageIndexDecoder {
     return new OffsetIndex(offsets, sizes, firstRows, unencoded);
   }
 
-  private static void pageLocation(CompactReader r, int i, long[] offsets, int[] sizes, long[] firstRows)
+  private static void pageLocation(ThriftCursor r, int i, long[] offsets, int[] sizes, long[] firstRows)
       throws ParquetCorruptionException {
     int seen = 0;
     int last = 0;
@@ -138,7 +138,7 @@ public final class PageIndexDecoder {
     r.nonNegative(firstRows[i], "PageLocation.first_row_index");
   }
 
-  private static boolean[] bools(CompactReader r, String name) throws ParquetCorruptionException {
+  private static boolean[] bools(ThriftCursor r, String name) throws ParquetCorruptionException {
     int list = r.readList(name);
     int n = listSize(list);
     if (listType(list) != BOOLEAN_TRUE && listType(list) != BOOLEAN_FALSE && n > 0) {
@@ -151,7 +151,7 @@ public final class PageIndexDecoder {
     return out;
   }
 
-  private static List<byte[]> binaries(CompactReader r, String name) throws ParquetCorruptionException {
+  private static List<byte[]> binaries(ThriftCursor r, String name) throws ParquetCorruptionException {
     int list = r.readList(name);
     int n = listSize(list);
     if (listType(list) != BINARY && n > 0) {
@@ -164,7 +164,7 @@ public final class PageIndexDecoder {
     return out;
   }
 
-  private static long[] longs(CompactReader r, String name) throws ParquetCorruptionException {
+  private static long[] longs(ThriftCursor r, String name) throws ParquetCorruptionException {
     int list = r.readList(name);
     int n = listSize(list);
     if (listType(list) != I64 && n > 0) {

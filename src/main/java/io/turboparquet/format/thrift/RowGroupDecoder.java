@@ -1,14 +1,14 @@
 package io.turboparquet.format.thrift;
 
-import static io.turboparquet.format.thrift.CompactReader.I16;
-import static io.turboparquet.format.thrift.CompactReader.I32;
-import static io.turboparquet.format.thrift.CompactReader.I64;
-import static io.turboparquet.format.thrift.CompactReader.LIST;
-import static io.turboparquet.format.thrift.CompactReader.STRUCT;
-import static io.turboparquet.format.thrift.CompactReader.fieldId;
-import static io.turboparquet.format.thrift.CompactReader.fieldType;
-import static io.turboparquet.format.thrift.CompactReader.listSize;
-import static io.turboparquet.format.thrift.CompactReader.listType;
+import static io.turboparquet.format.thrift.ThriftCursor.I16;
+import static io.turboparquet.format.thrift.ThriftCursor.I32;
+import static io.turboparquet.format.thrift.ThriftCursor.I64;
+import static io.turboparquet.format.thrift.ThriftCursor.LIST;
+import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
+import static io.turboparquet.format.thrift.ThriftCursor.fieldId;
+import static io.turboparquet.format.thrift.ThriftCursor.fieldType;
+import static io.turboparquet.format.thrift.ThriftCursor.listSize;
+import static io.turboparquet.format.thrift.ThriftCursor.listType;
 
 import io.turboparquet.format.BloomFilterLocation;
 import io.turboparquet.format.ColumnChunkMeta;
@@ -35,12 +35,12 @@ final class RowGroupDecoder {
   private static final int MAX_CACHED_ENCODING_LISTS = 64;
   private static final int MAX_CACHED_ENCODING_STATS = 64;
 
-  private final ArrayCompactReader r;
+  private final ThriftCursor r;
   private final long fileLength;
   private final List<ColumnDescriptor> leaves;
   private final boolean[] projected;
   private final boolean[] statistics;
-  private final ChunkShapes shapes;
+  private final SkipShapes shapes;
 
   // Files repeat a handful of encoding lists; one immutable list per distinct sequence.
   private long[] encodingKeys = new long[4];
@@ -68,14 +68,14 @@ final class RowGroupDecoder {
   private int bloomFilterLength;
 
   /** {@code projected} / {@code statistics}: one flag per leaf, or null for every leaf. */
-  RowGroupDecoder(ArrayCompactReader r, long fileLength, List<ColumnDescriptor> leaves, boolean[] projected,
+  RowGroupDecoder(ThriftCursor r, long fileLength, List<ColumnDescriptor> leaves, boolean[] projected,
       boolean[] statistics) {
     this.r = r;
     this.fileLength = fileLength;
     this.leaves = leaves;
     this.projected = projected;
     this.statistics = statistics;
-    this.shapes = new ChunkShapes(r.maxStringLength());
+    this.shapes = new SkipShapes(r.maxStringLength());
   }
 
   /** FileMetaData.row_groups, whose list header comes next. */
@@ -141,7 +141,7 @@ final class RowGroupDecoder {
       if (projected == null || projected[i]) {
         out[i] = chunk(index, leaves.get(i), statistics == null || statistics[i]);
       } else {
-        r.skipColumnChunk(shapes);
+        r.skipChunk(shapes, i);
       }
     }
     return Arrays.asList(out);
@@ -151,12 +151,6 @@ final class RowGroupDecoder {
       throws ParquetCorruptionException {
     rowGroup = index;
     column = leaf;
-    int start = r.position();
-    ColumnChunkMeta chunk = byLayout(leaf, withStatistics);
-    if (chunk != null) {
-      return chunk;
-    }
-    r.seek(start);
     boolean hasMeta = false;
     boolean hasFileOffset = false;
     long offsetIndexOffset = -1;
@@ -206,117 +200,6 @@ final class RowGroupDecoder {
     return new ColumnChunkMeta(leaf, codec, encodings, numValues, totalCompressed, totalUncompressed,
         dataPageOffset, dictionaryPageOffset, codecId, chunkStatistics, pageIndex, encodingStats, unknownEncodings,
         bloomFilter);
-  }
-
-  /**
-   * A ColumnChunk in the layout common writers use (the one {@link ChunkSkipper} expects), read
-   * field after field without the generic loop; null as soon as the bytes differ from that layout
-   * or fail to decode, and the caller reads the chunk again generically (which also names what
-   * is wrong).
-   */
-  private ColumnChunkMeta byLayout(ColumnDescriptor leaf, boolean withStatistics) throws ParquetCorruptionException {
-    if (r.remaining() < 64) {
-      return null;
-    }
-    long offsetIndexOffset = -1;
-    int offsetIndexLength = 0;
-    long columnIndexOffset = -1;
-    int columnIndexLength = 0;
-    try {
-      // file_offset (2), meta_data (3) {type (1), encodings (2), path_in_schema (3)
-      if (!r.take(0x26)) {
-        return null;
-      }
-      r.readI64();
-      if (!r.take(0x1c) || !r.take(0x15)) {
-        return null;
-      }
-      r.readI32();
-      if (!r.take(0x19)) {
-        return null;
-      }
-      encodings = encodings();
-      if (!r.take(0x19)) {
-        return null;
-      }
-      r.skip(LIST);
-      // codec (4), num_values (5), total_uncompressed_size (6), total_compressed_size (7), data_page_offset (9)
-      if (!r.take(0x15)) {
-        return null;
-      }
-      codecId = r.readI32();
-      if (!r.take(0x16)) {
-        return null;
-      }
-      numValues = r.readI64();
-      if (!r.take(0x16)) {
-        return null;
-      }
-      totalUncompressed = r.readI64();
-      if (!r.take(0x16)) {
-        return null;
-      }
-      totalCompressed = r.readI64();
-      if (!r.take(0x26)) {
-        return null;
-      }
-      dataPageOffset = r.readI64();
-      int last = 9;
-      dictionaryPageOffset = -1;
-      if (r.take(0x26)) { // dictionary_page_offset (11)
-        dictionaryPageOffset = r.readI64();
-        last = 11;
-      }
-      chunkStatistics = null;
-      if (r.take((12 - last) << 4 | STRUCT)) {
-        if (withStatistics) {
-          chunkStatistics = StatisticsDecoder.read(r);
-        } else {
-          r.skip(STRUCT);
-        }
-        last = 12;
-      }
-      encodingStats = null;
-      if (r.take((13 - last) << 4 | LIST)) { // encoding_stats
-        encodingStats = encodingStats();
-        last = 13;
-      }
-      bloomFilterOffset = -1;
-      bloomFilterLength = 0;
-      if (r.take((14 - last) << 4 | I64)) { // bloom_filter_offset
-        bloomFilterOffset = r.readI64();
-        last = 14;
-      }
-      if (r.take((15 - last) << 4 | I32)) { // bloom_filter_length
-        bloomFilterLength = r.readI32();
-      }
-      if (!r.take(0)) {
-        return null;
-      }
-      // offset_index_offset (4), offset_index_length (5), column_index_offset (6), column_index_length (7)
-      if (r.take(0x16)) {
-        offsetIndexOffset = r.readI64();
-        if (!r.take(0x15)) {
-          return null;
-        }
-        offsetIndexLength = r.readI32();
-        if (!r.take(0x16)) {
-          return null;
-        }
-        columnIndexOffset = r.readI64();
-        if (!r.take(0x15)) {
-          return null;
-        }
-        columnIndexLength = r.readI32();
-      }
-      if (!r.take(0)) {
-        return null;
-      }
-    } catch (ParquetCorruptionException e) {
-      return null;
-    }
-    checkMetaData(255);
-    return build(leaf, offsetIndexOffset, offsetIndexLength, columnIndexOffset, columnIndexLength);
   }
 
   private void metaData(boolean withStatistics) throws ParquetCorruptionException {

@@ -1,13 +1,13 @@
 package io.turboparquet.format.thrift;
 
-import static io.turboparquet.format.thrift.CompactReader.BINARY;
-import static io.turboparquet.format.thrift.CompactReader.BOOLEAN_TRUE;
-import static io.turboparquet.format.thrift.CompactReader.BYTE;
-import static io.turboparquet.format.thrift.CompactReader.I32;
-import static io.turboparquet.format.thrift.CompactReader.STRUCT;
-import static io.turboparquet.format.thrift.CompactReader.boolField;
-import static io.turboparquet.format.thrift.CompactReader.fieldId;
-import static io.turboparquet.format.thrift.CompactReader.fieldType;
+import static io.turboparquet.format.thrift.ThriftCursor.BINARY;
+import static io.turboparquet.format.thrift.ThriftCursor.BOOLEAN_TRUE;
+import static io.turboparquet.format.thrift.ThriftCursor.BYTE;
+import static io.turboparquet.format.thrift.ThriftCursor.I32;
+import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
+import static io.turboparquet.format.thrift.ThriftCursor.boolField;
+import static io.turboparquet.format.thrift.ThriftCursor.fieldId;
+import static io.turboparquet.format.thrift.ThriftCursor.fieldType;
 
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.ParquetCorruptionException;
@@ -27,25 +27,25 @@ final class SchemaDecoder {
   /** One SchemaElement as stored; ints are {@link #UNSET} when absent. */
   private record Element(String name, int type, int typeLength, int repetition, int numChildren, String logical) {}
 
-  private final CompactReader r;
+  private final ThriftCursor r;
   private final List<Element> elements;
   private final List<ColumnDescriptor> leaves = new ArrayList<>();
   private int next;
 
-  private SchemaDecoder(CompactReader r, List<Element> elements) {
+  private SchemaDecoder(ThriftCursor r, List<Element> elements) {
     this.r = r;
     this.elements = elements;
   }
 
   /** Reads the list whose header comes next and builds the schema. */
-  static Schema read(CompactReader r) throws ParquetCorruptionException {
+  static Schema read(ThriftCursor r) throws ParquetCorruptionException {
     int list = r.readList("FileMetaData.schema");
-    int size = CompactReader.listSize(list);
+    int size = ThriftCursor.listSize(list);
     if (size == 0) {
       throw r.corrupt("FileMetaData.schema is missing");
     }
-    if (CompactReader.listType(list) != STRUCT) {
-      throw r.corrupt("FileMetaData.schema is a list of wire type " + CompactReader.listType(list));
+    if (ThriftCursor.listType(list) != STRUCT) {
+      throw r.corrupt("FileMetaData.schema is a list of wire type " + ThriftCursor.listType(list));
     }
     List<Element> elements = new ArrayList<>(size);
     for (int i = 0; i < size; i++) {
@@ -54,7 +54,7 @@ final class SchemaDecoder {
     return new SchemaDecoder(r, elements).build();
   }
 
-  private static Element element(CompactReader r) throws ParquetCorruptionException {
+  private static Element element(ThriftCursor r) throws ParquetCorruptionException {
     String name = null;
     int type = UNSET;
     int typeLength = UNSET;
@@ -97,7 +97,7 @@ final class SchemaDecoder {
   }
 
   /** The LogicalType union as text, or null for a member this reader does not know. */
-  private static String logicalType(CompactReader r) throws ParquetCorruptionException {
+  private static String logicalType(ThriftCursor r) throws ParquetCorruptionException {
     String out = null;
     int last = 0;
     for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
@@ -130,12 +130,12 @@ final class SchemaDecoder {
   }
 
   /** A member without fields of its own (future fields are skipped). */
-  private static String empty(CompactReader r, String name) throws ParquetCorruptionException {
+  private static String empty(ThriftCursor r, String name) throws ParquetCorruptionException {
     r.skip(STRUCT);
     return name;
   }
 
-  private static String decimal(CompactReader r) throws ParquetCorruptionException {
+  private static String decimal(ThriftCursor r) throws ParquetCorruptionException {
     int scale = UNSET;
     int precision = UNSET;
     int last = 0;
@@ -152,7 +152,7 @@ final class SchemaDecoder {
     return "DECIMAL(" + precision + "," + scale + ")";
   }
 
-  private static String timeOrTimestamp(CompactReader r, String name) throws ParquetCorruptionException {
+  private static String timeOrTimestamp(ThriftCursor r, String name) throws ParquetCorruptionException {
     Boolean utc = null;
     String unit = null;
     int last = 0;
@@ -173,7 +173,7 @@ final class SchemaDecoder {
     return name + "(" + unit + "," + utc + ")";
   }
 
-  private static String timeUnit(CompactReader r) throws ParquetCorruptionException {
+  private static String timeUnit(ThriftCursor r) throws ParquetCorruptionException {
     String unit = "NANOS"; // what the Thrift-generated conversion reports for an unknown unit
     int last = 0;
     for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
@@ -186,7 +186,7 @@ final class SchemaDecoder {
     return unit;
   }
 
-  private static String integer(CompactReader r) throws ParquetCorruptionException {
+  private static String integer(ThriftCursor r) throws ParquetCorruptionException {
     int bitWidth = UNSET;
     Boolean signed = null;
     int last = 0;

@@ -1,11 +1,11 @@
 package io.turboparquet.format.thrift;
 
-import static io.turboparquet.format.thrift.CompactReader.BINARY;
-import static io.turboparquet.format.thrift.CompactReader.BOOLEAN_TRUE;
-import static io.turboparquet.format.thrift.CompactReader.I64;
-import static io.turboparquet.format.thrift.CompactReader.boolField;
-import static io.turboparquet.format.thrift.CompactReader.fieldId;
-import static io.turboparquet.format.thrift.CompactReader.fieldType;
+import static io.turboparquet.format.thrift.ThriftCursor.BINARY;
+import static io.turboparquet.format.thrift.ThriftCursor.BOOLEAN_TRUE;
+import static io.turboparquet.format.thrift.ThriftCursor.I64;
+import static io.turboparquet.format.thrift.ThriftCursor.boolField;
+import static io.turboparquet.format.thrift.ThriftCursor.fieldId;
+import static io.turboparquet.format.thrift.ThriftCursor.fieldType;
 
 import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.ParquetCorruptionException;
@@ -17,7 +17,7 @@ import io.turboparquet.format.ParquetCorruptionException;
 final class StatisticsDecoder {
   private StatisticsDecoder() {}
 
-  static ColumnStatistics read(ArrayCompactReader r) throws ParquetCorruptionException {
+  static ColumnStatistics read(ThriftCursor r) throws ParquetCorruptionException {
     byte[] max = null;
     byte[] min = null;
     long nullCount = -1;

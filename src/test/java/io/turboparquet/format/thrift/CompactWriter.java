@@ -47,23 +47,23 @@ public final class CompactWriter {
   }
 
   public CompactWriter i32(int id, int v) {
-    field(id, CompactReader.I32);
+    field(id, ThriftCursor.I32);
     varint(zigzag(v));
     return this;
   }
 
   public CompactWriter i64(int id, long v) {
-    field(id, CompactReader.I64);
+    field(id, ThriftCursor.I64);
     varint(zigzag(v));
     return this;
   }
 
   public CompactWriter bool(int id, boolean v) {
-    return field(id, v ? CompactReader.BOOLEAN_TRUE : CompactReader.BOOLEAN_FALSE);
+    return field(id, v ? ThriftCursor.BOOLEAN_TRUE : ThriftCursor.BOOLEAN_FALSE);
   }
 
   public CompactWriter string(int id, String s) {
-    field(id, CompactReader.BINARY);
+    field(id, ThriftCursor.BINARY);
     return rawString(s);
   }
 
@@ -75,13 +75,13 @@ public final class CompactWriter {
   }
 
   public CompactWriter struct(int id) {
-    field(id, CompactReader.STRUCT);
+    field(id, ThriftCursor.STRUCT);
     return beginStruct();
   }
 
   /** A list header; sizes above 14 use the long form. */
   public CompactWriter list(int id, int elementType, int size) {
-    field(id, CompactReader.LIST);
+    field(id, ThriftCursor.LIST);
     return listHeader(elementType, size);
   }
 

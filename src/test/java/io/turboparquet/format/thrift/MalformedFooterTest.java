@@ -1,10 +1,10 @@
 package io.turboparquet.format.thrift;
 
-import static io.turboparquet.format.thrift.CompactReader.BINARY;
-import static io.turboparquet.format.thrift.CompactReader.I32;
-import static io.turboparquet.format.thrift.CompactReader.LIST;
-import static io.turboparquet.format.thrift.CompactReader.MAP;
-import static io.turboparquet.format.thrift.CompactReader.STRUCT;
+import static io.turboparquet.format.thrift.ThriftCursor.BINARY;
+import static io.turboparquet.format.thrift.ThriftCursor.I32;
+import static io.turboparquet.format.thrift.ThriftCursor.LIST;
+import static io.turboparquet.format.thrift.ThriftCursor.MAP;
+import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -94,13 +94,13 @@ class MalformedFooterTest {
   void unknownFieldsOfEveryWireTypeAreSkipped() throws IOException {
     byte[] b = footer(w -> {
       w.i32(20, 7).bool(21, true).bool(22, false).i64(23, -5).string(24, "future");
-      w.field(25, CompactReader.DOUBLE).raw(1, 2, 3, 4, 5, 6, 7, 8);
-      w.field(26, CompactReader.BYTE).raw(0x7f);
+      w.field(25, ThriftCursor.DOUBLE).raw(1, 2, 3, 4, 5, 6, 7, 8);
+      w.field(26, ThriftCursor.BYTE).raw(0x7f);
       w.list(27, STRUCT, 20); // long-form list size
       for (int i = 0; i < 20; i++) {
-        w.beginStruct().i32(1, i).list(2, CompactReader.BOOLEAN_TRUE, 2).raw(1, 2).stop();
+        w.beginStruct().i32(1, i).list(2, ThriftCursor.BOOLEAN_TRUE, 2).raw(1, 2).stop();
       }
-      w.field(28, CompactReader.SET).listHeader(I32, 2).rawZigzag(1).rawZigzag(2);
+      w.field(28, ThriftCursor.SET).listHeader(I32, 2).rawZigzag(1).rawZigzag(2);
       w.field(29, MAP).varint(2).raw(BINARY << 4 | STRUCT).rawString("k").beginStruct().stop()
           .rawString("l").beginStruct().i32(1, 1).stop();
       w.field(30, MAP).varint(0);
@@ -181,10 +181,10 @@ class MalformedFooterTest {
         () -> FooterDecoder.decode(FILE, 4, padded, 0, padded.length, FooterOptions.DEFAULT));
     assertTrue(e.getMessage().contains("row group 0 column x: ColumnMetaData.data_page_offset 4 is outside the file"
         + " (4 bytes)"), e.getMessage());
-    // an 11-byte num_values: the layout read gives up, the generic read names it
+    // an 11-byte num_values is named
     byte[] plain = padded(0, 0);
-    int numValues = ChunkSkipperTest.indexOf(plain, 0x15, 0x00, 0x16, 0x14, 0x16, 0x50) + 3;
-    fails(ChunkSkipperTest.longVarintAt(plain, numValues), "a varint is longer than 10 bytes");
+    int numValues = ThriftCursorTest.indexOf(plain, 0x15, 0x00, 0x16, 0x14, 0x16, 0x50) + 3;
+    fails(ThriftCursorTest.longVarintAt(plain, numValues), "a varint is longer than 10 bytes");
     for (int len = 0; len < padded.length; len++) {
       fails(java.util.Arrays.copyOf(padded, len)); // every cut, also inside the chunk
     }
@@ -323,8 +323,26 @@ class MalformedFooterTest {
         .i32(2, 77).stop().stop().bytes();
     assertMessage(d, badEncoding, "unknown encoding id 77");
     for (int len = 0; len < header.length; len++) {
-      assertMessage(d, java.util.Arrays.copyOf(header, len), "end of the data");
+      byte[] cut = java.util.Arrays.copyOf(header, len);
+      ParquetCorruptionException e = assertThrows(ParquetCorruptionException.class,
+          () -> d.read(new ByteArrayInputStream(cut), 77, "rg 9 col y"));
+      assertTrue(e.getMessage().contains("end of the data") || e.getMessage().contains("bytes are left"),
+          e.getMessage());
     }
+
+    // a header longer than the first peek (long page statistics) is peeked again, and read no further
+    String longMax = "m".repeat(5000);
+    CompactWriter big = new CompactWriter().beginStruct().i32(1, 0).i32(2, 100).i32(3, 60);
+    big.struct(5).i32(1, 7).i32(2, 0).i32(3, 3).i32(4, 3).struct(5).string(1, longMax).stop().stop().stop();
+    byte[] bigHeader = big.bytes();
+    byte[] bigWithBody = java.util.Arrays.copyOf(bigHeader, bigHeader.length + 60);
+    ByteArrayInputStream bigIn = new ByteArrayInputStream(bigWithBody);
+    PageHeaderInfo bh = d.read(bigIn, 0, "rg 0 col x");
+    assertEquals(bigHeader.length, bh.headerLength());
+    assertEquals(60, bigIn.available(), "must not read past the header");
+    assertEquals(7, bh.numValues());
+    // the same header cut inside its long string: the retries end at the stream's end and say so
+    assertMessage(d, java.util.Arrays.copyOf(bigHeader, 3000), "is 5000 bytes long but only");
   }
 
   private static void assertMessage(PageHeaderDecoder d, byte[] b, String... fragments) {

@@ -1,0 +1,271 @@
+package io.turboparquet.format.thrift;
+
+import static io.turboparquet.format.thrift.ThriftCursor.BINARY;
+import static io.turboparquet.format.thrift.ThriftCursor.BOOLEAN_FALSE;
+import static io.turboparquet.format.thrift.ThriftCursor.BOOLEAN_TRUE;
+import static io.turboparquet.format.thrift.ThriftCursor.BYTE;
+import static io.turboparquet.format.thrift.ThriftCursor.DOUBLE;
+import static io.turboparquet.format.thrift.ThriftCursor.I16;
+import static io.turboparquet.format.thrift.ThriftCursor.I32;
+import static io.turboparquet.format.thrift.ThriftCursor.I64;
+import static io.turboparquet.format.thrift.ThriftCursor.LIST;
+import static io.turboparquet.format.thrift.ThriftCursor.SET;
+import static io.turboparquet.format.thrift.ThriftCursor.STOP;
+import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * The decoder's one fast path: skipping the column chunks a projection leaves out, which is most
+ * of a projected footer. A footer repeats a handful of chunk layouts (one per column, the same in
+ * every row group), so a chunk that the checked walk of {@link ThriftCursor#skip} has accepted is
+ * kept as a shape: the bytes that decide how a struct is walked (field and list headers, STOPs,
+ * which byte ends each varint) must be equal, varint values and binary contents are free, and each
+ * binary's length is read from the bytes and checked as the walk checks it. A chunk that fits a
+ * shape walks exactly as the chunk it was learned from, so it is skipped with a few masked 8-byte
+ * compares; anything else is walked by the cursor, which also names what is wrong.
+ */
+final class SkipShapes {
+  private static final int MAX_SHAPES = 64;
+  private static final int MAX_SHAPE_BYTES = 2048;
+  private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  /**
+   * Segments of compared bytes with a binary between each two: segment k is {@code lengths[k]}
+   * bytes, compared as 8-byte words (expected bits, then mask, in {@code words}).
+   */
+  private record Shape(int[] lengths, long[] words) {}
+
+  private final int maxStringLength;
+  private final Shape[] shapes = new Shape[MAX_SHAPES];
+  private int count;
+  private int replaced;
+  /** Per column, 1 + the shape its chunk fitted last (a column keeps its layout in every row group), or 0. */
+  private int[] byColumn = new int[0];
+
+  // Scratch of the shape being learned: the current segment's bytes and masks, the segments so far.
+  private final byte[] bytes = new byte[MAX_SHAPE_BYTES + 8];
+  private final byte[] masks = new byte[MAX_SHAPE_BYTES + 8];
+  private int segmentStart;
+  private int used;
+  private final int[] lengths = new int[MAX_SHAPE_BYTES];
+  private int segments;
+  private long[] words = new long[64];
+  private int wordCount;
+  private boolean openLengths;
+
+  SkipShapes(int maxStringLength) {
+    this.maxStringLength = maxStringLength;
+  }
+
+  /** The end of column {@code column}'s chunk at {@code b[p]} by a shape that fits it, or -1. */
+  int replay(byte[] b, int p, int limit, int column) {
+    if (column >= byColumn.length) {
+      byColumn = Arrays.copyOf(byColumn, Math.max(column + 1, byColumn.length * 2));
+    }
+    int hint = Math.max(0, byColumn[column] - 1);
+    for (int i = 0; i < count; i++) {
+      int k = (hint + i) % count;
+      int end = replay(shapes[k], b, p, limit);
+      if (end >= 0) {
+        byColumn[column] = k + 1;
+        return end;
+      }
+    }
+    return -1;
+  }
+
+  private int replay(Shape shape, byte[] b, int p, int limit) {
+    long[] w = shape.words;
+    int[] segmentLengths = shape.lengths;
+    int at = 0;
+    for (int k = 0; ; k++) {
+      int n = segmentLengths[k];
+      int count = (n + 7) >>> 3;
+      if (limit - p < count * 8) {
+        return -1; // too near the end for whole words: walked instead
+      }
+      for (int i = 0; i < count; i++, at += 2) {
+        if ((((long) LONG_LE.get(b, p + 8 * i) ^ w[at]) & w[at + 1]) != 0) {
+          return -1;
+        }
+      }
+      p += n;
+      if (k == segmentLengths.length - 1) {
+        return p;
+      }
+      int length = 0; // a binary: its varint32 length, then as many bytes
+      for (int shift = 0; ; shift += 7) {
+        if (p >= limit || shift > 28) {
+          return -1;
+        }
+        int v = b[p++];
+        length |= (v & 0x7f) << shift;
+        if (v >= 0) {
+          break;
+        }
+      }
+      if (length < 0 || length > limit - p || length > maxStringLength) {
+        return -1;
+      }
+      p += length;
+    }
+  }
+
+  /**
+   * Learns the shape of column {@code column}'s chunk at {@code b[start, end)}, which the checked
+   * walk accepted. The first shapes fix each binary's length (compared with the rest); a column
+   * that outgrows its shape (names or bounds of other lengths), and every column once there are
+   * several shapes, gets one that reads the lengths.
+   */
+  void learn(byte[] b, int start, int end, int column) {
+    if (end - start > MAX_SHAPE_BYTES) {
+      return;
+    }
+    openLengths = byColumn[column] != 0 || count >= 8;
+    used = 0;
+    segmentStart = 0;
+    segments = 0;
+    wordCount = 0;
+    if (struct(b, start, end) != end) {
+      return; // a map: left to the walk
+    }
+    closeSegment();
+    Shape shape = new Shape(Arrays.copyOf(lengths, segments), Arrays.copyOf(words, wordCount));
+    int slot = count < MAX_SHAPES ? count++ : replaced++ % MAX_SHAPES;
+    shapes[slot] = shape;
+    byColumn[column] = slot + 1;
+  }
+
+  /** Records the struct at {@code p}; returns its end, or -1 for what shapes do not cover. */
+  private int struct(byte[] b, int p, int end) {
+    while (p >= 0 && p < end) {
+      int header = b[p];
+      int type = header & 0x0f;
+      p = fixed(b, p, 1, end);
+      if (type == STOP) {
+        return p;
+      }
+      if ((header & 0xf0) == 0) {
+        p = fixed(b, p, varintLength(b, p, end), end); // a long-form field id
+      }
+      if (type != BOOLEAN_TRUE && type != BOOLEAN_FALSE) {
+        p = value(b, p, end, type);
+      }
+    }
+    return -1;
+  }
+
+  private int value(byte[] b, int p, int end, int type) {
+    if (p < 0 || p >= end) {
+      return -1;
+    }
+    switch (type) {
+      case I16, I32, I64 -> {
+        int n = varintLength(b, p, end);
+        for (int i = 0; i < n; i++) {
+          add(b[p + i], (byte) 0x80); // only where the varint ends must match
+        }
+        return n < 0 ? -1 : p + n;
+      }
+      case BINARY -> {
+        int n = varintLength(b, p, end);
+        if (n < 0 || readVarint(b, p) > end - p - n) {
+          return -1;
+        }
+        int length = readVarint(b, p);
+        if (openLengths) {
+          closeSegment();
+          segmentStart = used;
+        } else {
+          fixed(b, p, n, end); // the same length, any contents
+          for (int i = 0; i < length; i++) {
+            add(b[p + n + i], (byte) 0);
+          }
+        }
+        return p + n + length;
+      }
+      case BYTE, BOOLEAN_TRUE, BOOLEAN_FALSE -> {
+        return fixed(b, p, 1, end); // a bool in a list is a whole byte
+      }
+      case DOUBLE -> {
+        return fixed(b, p, 8, end);
+      }
+      case STRUCT -> {
+        return struct(b, p, end);
+      }
+      case LIST, SET -> {
+        boolean longSize = (b[p] & 0xf0) == 0xf0;
+        int size = longSize ? readVarint(b, p + 1) : (b[p] >>> 4) & 0x0f;
+        int elementType = b[p] & 0x0f;
+        p = fixed(b, p, longSize ? 1 + varintLength(b, p + 1, end) : 1, end); // the size decides the walk
+        for (int i = 0; i < size && p >= 0; i++) {
+          p = value(b, p, end, elementType);
+        }
+        return p;
+      }
+      default -> {
+        return -1; // maps
+      }
+    }
+  }
+
+  /** Appends {@code n} bytes at {@code p} that must be equal. */
+  private int fixed(byte[] b, int p, int n, int end) {
+    if (p < 0 || n <= 0 || n > end - p) {
+      return -1;
+    }
+    for (int i = 0; i < n; i++) {
+      add(b[p + i], (byte) 0xff);
+    }
+    return p + n;
+  }
+
+  private void add(byte value, byte mask) {
+    bytes[used] = value;
+    masks[used++] = mask;
+  }
+
+  /** Ends the current segment (at a binary, or the struct's end) as masked words. */
+  private void closeSegment() {
+    int n = used - segmentStart;
+    lengths[segments++] = n;
+    for (int i = segmentStart; i < used; i += 8) {
+      long expected = 0;
+      long mask = 0;
+      for (int j = Math.min(used, i + 8) - 1; j >= i; j--) {
+        expected = expected << 8 | bytes[j] & 0xff;
+        mask = mask << 8 | masks[j] & 0xff;
+      }
+      if (wordCount + 2 > words.length) {
+        words = Arrays.copyOf(words, words.length * 2);
+      }
+      words[wordCount++] = expected;
+      words[wordCount++] = mask;
+    }
+  }
+
+  private static int varintLength(byte[] b, int p, int end) {
+    for (int q = p; q < end && q < p + 10; q++) {
+      if (b[q] >= 0) {
+        return q + 1 - p;
+      }
+    }
+    return -1;
+  }
+
+  private static int readVarint(byte[] b, int p) {
+    int result = 0;
+    for (int shift = 0; shift < 35; shift += 7) {
+      int v = b[p++];
+      result |= (v & 0x7f) << shift;
+      if (v >= 0) {
+        break;
+      }
+    }
+    return result;
+  }
+}

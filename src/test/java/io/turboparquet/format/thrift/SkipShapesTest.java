@@ -1,0 +1,128 @@
+package io.turboparquet.format.thrift;
+
+import static io.turboparquet.format.thrift.ThriftCursor.LIST;
+import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.turboparquet.format.FooterOptions;
+import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.testing.CorpusFiles;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Shapes against the cursor's checked walk: a chunk that fits a shape ends where the walk ends,
+ * and no damaged or truncated chunk fits a shape unless the walk accepts it and ends there too.
+ */
+class SkipShapesTest {
+  private static final int MAX = FooterOptions.DEFAULT_MAX_STRING_LENGTH;
+
+  /** Start offset and column of every ColumnChunk in a footer, found with the walk. */
+  static List<int[]> chunks(byte[] footer) throws ParquetCorruptionException {
+    ThriftCursor r = new ThriftCursor("x", "footer", footer, 0, footer.length, MAX);
+    List<int[]> out = new ArrayList<>();
+    int last = 0;
+    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
+      last = ThriftCursor.fieldId(f);
+      if (last != 4 || ThriftCursor.fieldType(f) != LIST) {
+        r.skip(ThriftCursor.fieldType(f));
+        continue;
+      }
+      for (int g = r.readList("row groups", STRUCT); g > 0; g--) {
+        int id = 0;
+        for (int h = r.readField(id); h >= 0; h = r.readField(id)) {
+          id = ThriftCursor.fieldId(h);
+          if (id != 1 || ThriftCursor.fieldType(h) != LIST) {
+            r.skip(ThriftCursor.fieldType(h));
+            continue;
+          }
+          int n = r.readList("columns", STRUCT);
+          for (int c = 0; c < n; c++) {
+            out.add(new int[] {r.position(), c});
+            r.skip(STRUCT);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Where the walk ends the struct at {@code b[at]} within {@code b[0, length)}, or -1. */
+  static int walkEnd(byte[] b, int at, int length) {
+    ThriftCursor r = new ThriftCursor("x", "test", b, 0, length, MAX);
+    r.seek(at);
+    try {
+      r.skip(STRUCT);
+      return r.position();
+    } catch (ParquetCorruptionException refused) {
+      return -1;
+    }
+  }
+
+  /** Learns a shape from every chunk of {@code footer} (all but the first of each column replayed). */
+  static SkipShapes learned(byte[] footer, List<int[]> chunks) throws ParquetCorruptionException {
+    SkipShapes shapes = new SkipShapes(MAX);
+    ThriftCursor r = new ThriftCursor("x", "footer", footer, 0, footer.length, MAX);
+    for (int[] chunk : chunks) {
+      r.seek(chunk[0]);
+      r.skipChunk(shapes, chunk[1]);
+      assertEquals(walkEnd(footer, chunk[0], footer.length), r.position());
+    }
+    return shapes;
+  }
+
+  @Test
+  void everyChunkOfRealFootersEndsWhereTheWalkEnds() throws IOException {
+    int files = 0;
+    for (Path file : CorpusFiles.goodFiles()) {
+      byte[] footer = ThriftCursorTest.footer(file);
+      List<int[]> chunks;
+      try {
+        chunks = chunks(footer);
+      } catch (ParquetCorruptionException notEvenTheWalk) {
+        continue;
+      }
+      SkipShapes shapes = learned(footer, chunks);
+      for (int[] chunk : chunks) {
+        int end = shapes.replay(footer, chunk[0], footer.length, chunk[1]);
+        if (end >= 0) {
+          assertEquals(walkEnd(footer, chunk[0], footer.length), end, file + " chunk at " + chunk[0]);
+        }
+      }
+      files++;
+    }
+    assertTrue(files > 20, "footers: " + files);
+  }
+
+  @Test
+  void damagedAndTruncatedChunksFitAShapeOnlyWhereTheWalkAgrees() throws IOException {
+    Random random = new Random(11);
+    int fitted = 0;
+    for (String name : List.of("alltypes_tiny_pages.parquet", "nested_maps.snappy.parquet",
+        "datapage_v2.snappy.parquet", "alltypes_plain.parquet")) {
+      byte[] footer = ThriftCursorTest.footer(name);
+      List<int[]> chunks = chunks(footer);
+      SkipShapes shapes = learned(footer, chunks);
+      for (int round = 0; round < 3000; round++) {
+        int[] chunk = chunks.get(random.nextInt(chunks.size()));
+        byte[] b = footer.clone();
+        int end = walkEnd(footer, chunk[0], footer.length);
+        for (int k = 1 + random.nextInt(3); k > 0; k--) {
+          b[chunk[0] + random.nextInt(end - chunk[0])] = (byte) random.nextInt(256);
+        }
+        int length = random.nextInt(4) == 0 ? chunk[0] + random.nextInt(end - chunk[0] + 1) : b.length;
+        int replayed = shapes.replay(b, chunk[0], length, chunk[1]);
+        if (replayed >= 0) {
+          assertEquals(walkEnd(b, chunk[0], length), replayed, name + " round " + round);
+          fitted++;
+        }
+      }
+    }
+    assertTrue(fitted > 1000, "damaged chunks that still fit (value bytes changed): " + fitted);
+  }
+}
