@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turboparquet.testing.CorpusFiles;
+import io.turboparquet.testing.WriterFiles;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -35,7 +36,8 @@ class FuzzRegressionTest {
     runner = new FuzzRunner(work, 10_000);
     Path generated = work.resolve("seeds");
     SeedFiles.generate(generated);
-    FuzzCampaign.seeds(List.of(CorpusFiles.dir()), generated, d -> "parquet-testing")
+    FuzzCampaign.seeds(List.of(CorpusFiles.dir(), WriterFiles.dir()), generated,
+        d -> d.equals(WriterFiles.dir()) ? "writers" : "parquet-testing")
         .forEach(s -> seeds.put(s.name(), s.bytes()));
   }
 

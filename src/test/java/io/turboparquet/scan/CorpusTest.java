@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turboparquet.testing.OracleDigest;
+import io.turboparquet.testing.WriterFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +19,9 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The parquet-testing corpus: files from other writers digest as parquet-java reads them (where it
- * can), and the bad_data files are refused with an error naming the file, without leaking.
+ * The parquet-testing corpus and the files of common writers ({@link WriterFiles}): files from other
+ * writers digest as parquet-java reads them (where it can; a writer file it must read), and the
+ * bad_data files are refused with an error naming the file, without leaking.
  */
 class CorpusTest {
   static final Path CORPUS = Path.of(System.getProperty("turbo.parquet.testing", "../shared/data/parquet-testing"));
@@ -43,11 +45,16 @@ class CorpusTest {
 
   @TestFactory
   Stream<DynamicTest> goodFilesMatchParquetJava() throws IOException {
-    List<Path> files = parquetFiles(CORPUS);
+    List<Path> files = new ArrayList<>(parquetFiles(CORPUS));
     assertTrue(files.size() >= 30, "corpus not found at " + CORPUS.toAbsolutePath());
+    List<Path> writerFiles = WriterFiles.all();
+    assertEquals(WriterFiles.WRITERS.size(), writerFiles.size(), "writer files in " + WriterFiles.dir());
+    files.addAll(writerFiles);
     List<DynamicTest> tests = new ArrayList<>();
     for (Path file : files) {
-      tests.add(DynamicTest.dynamicTest(file.getFileName().toString(), () -> {
+      boolean oracleMustRead = writerFiles.contains(file);
+      String name = (oracleMustRead ? "writers/" : "") + file.getFileName();
+      tests.add(DynamicTest.dynamicTest(name, () -> {
         List<String> ours = harness.digest(file, null, ScanOptions.defaults());
         List<String> tinyBuffers = harness.digest(file, null,
             ScanOptions.builder().bufferSize(10).batchSize(3).verifyChecksums(true).build());
@@ -56,6 +63,9 @@ class CorpusTest {
         try {
           expected = OracleDigest.digest(file, null);
         } catch (Exception | Error oracleFailed) {
+          if (oracleMustRead) {
+            throw oracleFailed;
+          }
           // parquet-java cannot read this file here; CorpusExpectationsTest covers what it holds.
           assertTrue(!ours.isEmpty(), "we read " + file);
           return;
