@@ -7,8 +7,6 @@ import static io.turboparquet.format.thrift.ThriftCursor.LIST;
 import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
 import static io.turboparquet.format.thrift.ThriftCursor.fieldId;
 import static io.turboparquet.format.thrift.ThriftCursor.fieldType;
-import static io.turboparquet.format.thrift.ThriftCursor.listSize;
-import static io.turboparquet.format.thrift.ThriftCursor.listType;
 
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterOptions;
@@ -109,11 +107,7 @@ public final class FooterDecoder {
 
   /** FileMetaData.key_value_metadata; a missing value reads as "", a repeated key keeps the last. */
   private static void keyValues(ThriftCursor r, Map<String, String> out) throws ParquetCorruptionException {
-    int list = r.readList("FileMetaData.key_value_metadata");
-    int n = listSize(list);
-    if (listType(list) != STRUCT && n > 0) {
-      throw r.corrupt("FileMetaData.key_value_metadata is a list of wire type " + listType(list));
-    }
+    int n = r.readList("FileMetaData.key_value_metadata", STRUCT);
     for (int i = 0; i < n; i++) {
       String key = null;
       String value = "";

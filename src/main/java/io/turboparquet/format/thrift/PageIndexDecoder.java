@@ -2,15 +2,12 @@ package io.turboparquet.format.thrift;
 
 import static io.turboparquet.format.thrift.ThriftCursor.BINARY;
 import static io.turboparquet.format.thrift.ThriftCursor.BOOLEAN_TRUE;
-import static io.turboparquet.format.thrift.ThriftCursor.BOOLEAN_FALSE;
 import static io.turboparquet.format.thrift.ThriftCursor.I32;
 import static io.turboparquet.format.thrift.ThriftCursor.I64;
 import static io.turboparquet.format.thrift.ThriftCursor.LIST;
 import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
 import static io.turboparquet.format.thrift.ThriftCursor.fieldId;
 import static io.turboparquet.format.thrift.ThriftCursor.fieldType;
-import static io.turboparquet.format.thrift.ThriftCursor.listSize;
-import static io.turboparquet.format.thrift.ThriftCursor.listType;
 
 import io.turboparquet.format.ColumnIndex;
 import io.turboparquet.format.FooterOptions;
@@ -77,11 +74,7 @@ public final class PageIndexDecoder {
       switch (last) {
         case 1 -> {
           if (r.is(f, LIST)) {
-            int list = r.readList("OffsetIndex.page_locations");
-            int n = listSize(list);
-            if (listType(list) != STRUCT && n > 0) {
-              throw r.corrupt("OffsetIndex.page_locations is a list of wire type " + listType(list));
-            }
+            int n = r.readList("OffsetIndex.page_locations", STRUCT);
             offsets = new long[n];
             sizes = new int[n];
             firstRows = new long[n];
@@ -139,11 +132,7 @@ public final class PageIndexDecoder {
   }
 
   private static boolean[] bools(ThriftCursor r, String name) throws ParquetCorruptionException {
-    int list = r.readList(name);
-    int n = listSize(list);
-    if (listType(list) != BOOLEAN_TRUE && listType(list) != BOOLEAN_FALSE && n > 0) {
-      throw r.corrupt(name + " is a list of wire type " + listType(list));
-    }
+    int n = r.readList(name, BOOLEAN_TRUE);
     boolean[] out = new boolean[n];
     for (int i = 0; i < n; i++) {
       out[i] = r.readListBool();
@@ -152,11 +141,7 @@ public final class PageIndexDecoder {
   }
 
   private static List<byte[]> binaries(ThriftCursor r, String name) throws ParquetCorruptionException {
-    int list = r.readList(name);
-    int n = listSize(list);
-    if (listType(list) != BINARY && n > 0) {
-      throw r.corrupt(name + " is a list of wire type " + listType(list));
-    }
+    int n = r.readList(name, BINARY);
     List<byte[]> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       out.add(r.readBinary(name));
@@ -165,11 +150,7 @@ public final class PageIndexDecoder {
   }
 
   private static long[] longs(ThriftCursor r, String name) throws ParquetCorruptionException {
-    int list = r.readList(name);
-    int n = listSize(list);
-    if (listType(list) != I64 && n > 0) {
-      throw r.corrupt(name + " is a list of wire type " + listType(list));
-    }
+    int n = r.readList(name, I64);
     long[] out = new long[n];
     for (int i = 0; i < n; i++) {
       out[i] = r.readI64();

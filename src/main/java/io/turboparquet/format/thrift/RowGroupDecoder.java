@@ -80,11 +80,7 @@ final class RowGroupDecoder {
 
   /** FileMetaData.row_groups, whose list header comes next. */
   List<RowGroupMeta> readList() throws ParquetCorruptionException {
-    int list = r.readList("FileMetaData.row_groups");
-    if (listType(list) != STRUCT && listSize(list) > 0) {
-      throw r.corrupt("FileMetaData.row_groups is a list of wire type " + listType(list));
-    }
-    int n = listSize(list);
+    int n = r.readList("FileMetaData.row_groups", STRUCT);
     List<RowGroupMeta> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       out.add(rowGroup(i));
@@ -128,13 +124,9 @@ final class RowGroupDecoder {
   }
 
   private List<ColumnChunkMeta> chunks(int index) throws ParquetCorruptionException {
-    int list = r.readList("RowGroup.columns");
-    int n = listSize(list);
+    int n = r.readList("RowGroup.columns", STRUCT);
     if (n != leaves.size()) {
       throw r.corrupt("row group " + index + " has " + n + " column chunks, the schema " + leaves.size() + " leaves");
-    }
-    if (listType(list) != STRUCT && n > 0) {
-      throw r.corrupt("RowGroup.columns is a list of wire type " + listType(list));
     }
     ColumnChunkMeta[] out = new ColumnChunkMeta[n];
     for (int i = 0; i < n; i++) {
@@ -364,11 +356,7 @@ final class RowGroupDecoder {
    * types and encodings from the future count as {@link EncodingStats#UNKNOWN} data-page encodings.
    */
   private EncodingStats encodingStats() throws ParquetCorruptionException {
-    int list = r.readList("ColumnMetaData.encoding_stats");
-    int n = listSize(list);
-    if (listType(list) != STRUCT && n > 0) {
-      throw r.corrupt(where() + "ColumnMetaData.encoding_stats is a list of wire type " + listType(list));
-    }
+    int n = r.readList("ColumnMetaData.encoding_stats", STRUCT);
     int data = 0;
     int dictionary = 0;
     for (int i = 0; i < n; i++) {

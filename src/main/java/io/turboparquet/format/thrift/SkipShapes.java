@@ -43,6 +43,7 @@ final class SkipShapes {
   private final Shape[] shapes = new Shape[MAX_SHAPES];
   private int count;
   private int replaced;
+  private int last;
   /** Per column, 1 + the shape its chunk fitted last (a column keeps its layout in every row group), or 0. */
   private int[] byColumn = new int[0];
 
@@ -66,12 +67,17 @@ final class SkipShapes {
     if (column >= byColumn.length) {
       byColumn = Arrays.copyOf(byColumn, Math.max(column + 1, byColumn.length * 2));
     }
-    int hint = Math.max(0, byColumn[column] - 1);
-    for (int i = 0; i < count; i++) {
-      int k = (hint + i) % count;
+    // First the shape this column fitted last, then the one its neighbour fitted, then the others.
+    int hint = byColumn[column] - 1;
+    for (int i = -2; i < count; i++) {
+      int k = i == -2 ? hint : i == -1 ? last : i;
+      if (k < 0 || k >= count || i >= 0 && (k == hint || k == last)) {
+        continue;
+      }
       int end = replay(shapes[k], b, p, limit);
       if (end >= 0) {
         byColumn[column] = k + 1;
+        last = k;
         return end;
       }
     }

@@ -322,10 +322,14 @@ public final class ThriftCursor {
     return size << 4 | (b & 0x0f);
   }
 
-  /** A list header whose elements must be of wire type {@code type} (any type when empty). */
+  /**
+   * The size of a list whose elements must be of wire type {@code type} (any type when empty; for
+   * bools, either bool type: writers differ).
+   */
   public int readList(String name, int type) throws ParquetCorruptionException {
     int list = readList(name);
-    if (listType(list) != type && listSize(list) > 0) {
+    int actual = listType(list) == BOOLEAN_FALSE ? BOOLEAN_TRUE : listType(list);
+    if (actual != type && listSize(list) > 0) {
       throw corrupt(name + " is a list of wire type " + listType(list));
     }
     return listSize(list);
