@@ -137,8 +137,18 @@ public final class ThriftCursor {
     if (type == STOP) {
       return -1;
     }
-    int delta = b >>> 4;
-    int id = delta != 0 ? lastId + delta : readI16("field id");
+    int id = lastId + (b >>> 4);
+    if (id == lastId || id > Short.MAX_VALUE) {
+      return longField(id == lastId, id, type);
+    }
+    return id << 4 | type;
+  }
+
+  /** A long-form field id (delta 0), or the error of an id past an i16; apart so readField inlines. */
+  private int longField(boolean longForm, int id, int type) throws ParquetCorruptionException {
+    if (longForm) {
+      id = readI16("field id");
+    }
     if (id < 0 || id > Short.MAX_VALUE) {
       throw corrupt("field id " + id + " is out of range");
     }
@@ -231,9 +241,35 @@ public final class ThriftCursor {
     int p = pos;
     long result = 0;
     if (limit - p >= 10) {
-      for (int shift = 0; shift < 70; shift += 7) {
-        int v = b[p++];
-        result |= (long) (v & 0x7f) << shift;
+      // Offsets and sizes take two to four bytes: those unrolled, longer ones looped.
+      long v = b[p];
+      if (v >= 0) {
+        pos = p + 1;
+        return v;
+      }
+      result = v & 0x7f;
+      v = b[p + 1];
+      if (v >= 0) {
+        pos = p + 2;
+        return result | v << 7;
+      }
+      result |= (v & 0x7f) << 7;
+      v = b[p + 2];
+      if (v >= 0) {
+        pos = p + 3;
+        return result | v << 14;
+      }
+      result |= (v & 0x7f) << 14;
+      v = b[p + 3];
+      if (v >= 0) {
+        pos = p + 4;
+        return result | v << 21;
+      }
+      result |= (v & 0x7f) << 21;
+      p += 4;
+      for (int shift = 28; shift < 70; shift += 7) {
+        v = b[p++];
+        result |= (v & 0x7f) << shift;
         if (v >= 0) {
           pos = p;
           return result;
@@ -293,14 +329,8 @@ public final class ThriftCursor {
     return out;
   }
 
-  // Bounds are a few bytes long: a plain loop beats Arrays.equals' setup.
   private boolean sameBytes(byte[] same, int at) {
-    for (int i = 0; i < same.length; i++) {
-      if (same[i] != buf[at + i]) {
-        return false;
-      }
-    }
-    return true;
+    return Arrays.equals(same, 0, same.length, buf, at, at + same.length);
   }
 
   /**
