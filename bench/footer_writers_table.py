@@ -201,14 +201,17 @@ def plot(cells, runs, path):
 
     ns = sorted({k[1] for k in cells})
     fig, axes = plt.subplots(len(ns), 1, figsize=(11, 3.6 * len(ns)), squeeze=False)
-    labels = [f"{t} {m}" for t, m in COLUMNS]
-    colours = ["#1f4e9c", "#6a9ee0", "#a9c8f0", "#c0392b", "#f1948a", "#7f7f7f"]
+    # Pairs side by side: turbo and arrow-rs full, then noStats; then turbo projected, parquet-java.
+    bars = [("turbo", "full"), ("arrow-rs", "full"), ("turbo", "noStats"), ("arrow-rs", "noStats"),
+            ("turbo", "projected"), ("parquet-java", "full")]
+    labels = [f"{t} {m}" for t, m in bars]
+    colours = ["#1f4e9c", "#c0392b", "#6a9ee0", "#f1948a", "#b9d3f2", "#7f7f7f"]
     for ax, n in zip(axes[:, 0], ns):
         keys = sorted((k for k in cells if k[1] == n), key=order)
-        width = 0.8 / len(COLUMNS)
-        for i, (c, label, colour) in enumerate(zip(COLUMNS, labels, colours)):
+        width = 0.8 / len(bars)
+        for i, (c, label, colour) in enumerate(zip(bars, labels, colours)):
             values = [medians(cells[k]).get(c) for k in keys]
-            xs = [j + (i - (len(COLUMNS) - 1) / 2) * width for j in range(len(keys))]
+            xs = [j + (i - (len(bars) - 1) / 2) * width for j in range(len(keys))]
             ax.bar(xs, [v if isinstance(v, float) else 0 for v in values], width, label=label, color=colour)
             for x, v in zip(xs, values):
                 if v == "fail":
@@ -219,10 +222,11 @@ def plot(cells, runs, path):
         ax.set_ylabel("ms per decode (log)")
         ax.set_title(f"{n} columns x 20 row groups", fontsize=10)
         ax.grid(axis="y", which="both", alpha=0.3)
-    axes[0, 0].legend(ncol=3, fontsize=8, loc="upper left")
+    handles, names = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, names, ncol=6, fontsize=8, loc="lower center")
     commits = ", ".join(sorted({r["commit"] for r in runs.values()}))
     fig.suptitle(f"Footer decode time across writers (median of 1 s iterations; {commits})", fontsize=11)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.04, 1, 1))
     fig.savefig(path)
 
 
