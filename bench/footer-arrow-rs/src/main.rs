@@ -1,12 +1,14 @@
 //! Footer decode time of arrow-rs (the `parquet` crate) on FooterBenchmark's files, for a
 //! same-machine comparison with our decoder.
 //!
-//! Usage: footer-arrow-rs [--seconds S] [--warmup S] [--min-reps N] FILE...
+//! Usage: footer-arrow-rs [--seconds S] [--warmup S] [--min-reps N] [--iteration-seconds S]
+//!        [--methods full,noStats,...] FILE...
 //!
 //! Each file's footer (the Thrift bytes before the last 8 bytes: footer length + "PAR1") is read
-//! into memory once; then, per method, decodes run for `--warmup` seconds untimed and for
-//! `--seconds` seconds (at least `--min-reps` decodes) timed one by one. One JSON line per file
-//! and method. Methods:
+//! into memory once; then, per method (all four unless `--methods` names some), decodes run for
+//! `--warmup` seconds untimed and for `--seconds` seconds (at least `--min-reps` decodes) timed
+//! one by one. One JSON line per file and method; a file that fails to decode gets one line with
+//! `error` instead, and the other files go on. Methods:
 //!
 //! - `full`: `ParquetMetaDataReader::decode_metadata`, default options (every chunk with its
 //!   statistics; `encoding_stats` folded into a bitmask, the crate's default; no page index);
@@ -17,9 +19,11 @@
 //!   FooterBenchmark's `turboProjected` picks. The crate has no column projection in its footer
 //!   decoder: every chunk of every column is still decoded; this is the closest it offers.
 //!
-//! `median_ms`, `min_ms`, `p10_ms`, `p90_ms` time the decode and the drop of its result (freeing
-//! is part of the cost, as garbage collection is for the JVM); `decode_only_median_ms` leaves the
-//! drop out. `faults_per_decode` counts the process's minor page faults during the timed decodes
+//! `median_ms`, `min_ms`, `p10_ms`, `p90_ms`, `mean_ms` time the decode and the drop of its result
+//! (freeing is part of the cost, as garbage collection is for the JVM); `decode_only_median_ms`
+//! leaves the drop out. With `--iteration-seconds S` the timed period is also cut into windows of
+//! S seconds, and `iteration_means_ms` gives the mean decode time of each, as a JMH iteration in
+//! average-time mode does (bench/footer_writers.sh compares those). `faults_per_decode` counts the process's minor page faults during the timed decodes
 //! (Linux, /proc/self/stat): glibc's malloc, left to its defaults, may hand the result's memory
 //! back to the kernel on every drop, and the next decode then faults it in again, which can more
 //! than double the time (bench/footer_arrow_rs.sh fixes malloc's thresholds to avoid that).
@@ -39,10 +43,15 @@ struct Settings {
     seconds: f64,
     warmup: f64,
     min_reps: usize,
+    /// Length of the windows `iteration_means_ms` averages over; 0 for none.
+    iteration_seconds: f64,
 }
 
+const METHODS: [&str; 4] = ["full", "noStats", "noStatsNoPes", "stats10"];
+
 fn main() {
-    let mut settings = Settings { seconds: 3.0, warmup: 1.0, min_reps: 10 };
+    let mut settings = Settings { seconds: 3.0, warmup: 1.0, min_reps: 10, iteration_seconds: 0.0 };
+    let mut selected: Vec<String> = METHODS.iter().map(|m| m.to_string()).collect();
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -50,6 +59,15 @@ fn main() {
             "--seconds" => settings.seconds = number(args.next(), "--seconds"),
             "--warmup" => settings.warmup = number(args.next(), "--warmup"),
             "--min-reps" => settings.min_reps = number(args.next(), "--min-reps") as usize,
+            "--iteration-seconds" => {
+                settings.iteration_seconds = number(args.next(), "--iteration-seconds")
+            }
+            "--methods" => {
+                selected = args.next().unwrap_or_default().split(',').map(str::to_string).collect();
+                if let Some(m) = selected.iter().find(|m| !METHODS.contains(&m.as_str())) {
+                    usage(&format!("unknown method {m}; methods: {}", METHODS.join(",")));
+                }
+            }
             _ if arg.starts_with("--") => usage(&format!("unknown option {arg}")),
             _ => files.push(arg),
         }
@@ -58,9 +76,18 @@ fn main() {
         usage("no files given");
     }
     for path in &files {
-        let footer = read_footer(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
-        let metadata = ParquetMetaDataReader::decode_metadata(&footer)
-            .unwrap_or_else(|e| fail(&format!("{path}: {e}")));
+        let decoded = read_footer(path).map_err(|e| e.to_string()).and_then(|footer| {
+            ParquetMetaDataReader::decode_metadata(&footer)
+                .map(|metadata| (footer, metadata))
+                .map_err(|e| e.to_string())
+        });
+        let (footer, metadata) = match decoded {
+            Ok(decoded) => decoded,
+            Err(e) => {
+                println!("{{\"file\":\"{}\",\"error\":\"{}\"}}", json_escape(path), json_escape(&e));
+                continue;
+            }
+        };
         let columns = metadata.file_metadata().schema_descr().num_columns();
         let row_groups = metadata.num_row_groups();
         drop(metadata);
@@ -87,7 +114,7 @@ fn main() {
                     .with_size_stats_policy(ParquetStatisticsPolicy::skip_except(&keep))),
             ),
         ];
-        for (name, options) in &methods {
+        for (name, options) in methods.iter().filter(|(name, _)| selected.iter().any(|m| m == name)) {
             let decode = || {
                 ParquetMetaDataReader::decode_metadata_with_options(&footer, options.as_ref())
                     .unwrap_or_else(|e| fail(&format!("{path}: {name}: {e}")))
@@ -96,7 +123,8 @@ fn main() {
             println!(
                 "{{\"file\":\"{}\",\"method\":\"{}\",\"footer_bytes\":{},\"row_groups\":{},\
                  \"columns\":{},\"reps\":{},\"median_ms\":{:.4},\"min_ms\":{:.4},\"p10_ms\":{:.4},\
-                 \"p90_ms\":{:.4},\"decode_only_median_ms\":{:.4},\"faults_per_decode\":{:.1}}}",
+                 \"p90_ms\":{:.4},\"mean_ms\":{:.4},\"decode_only_median_ms\":{:.4},\
+                 \"faults_per_decode\":{:.1},\"iteration_means_ms\":[{}]}}",
                 json_escape(path),
                 name,
                 footer.len(),
@@ -107,8 +135,15 @@ fn main() {
                 percentile(&samples.total, 0.0),
                 percentile(&samples.total, 0.1),
                 percentile(&samples.total, 0.9),
+                samples.total.iter().sum::<f64>() / samples.total.len() as f64,
                 percentile(&samples.decode_only, 0.5),
                 samples.faults_per_decode,
+                samples
+                    .iteration_means
+                    .iter()
+                    .map(|m| format!("{m:.4}"))
+                    .collect::<Vec<_>>()
+                    .join(","),
             );
         }
     }
@@ -119,6 +154,8 @@ struct Samples {
     total: Vec<f64>,
     decode_only: Vec<f64>,
     faults_per_decode: f64,
+    /// Mean decode time of each `--iteration-seconds` window, in order.
+    iteration_means: Vec<f64>,
 }
 
 fn measure(settings: &Settings, decode: impl Fn() -> ParquetMetaData) -> Samples {
@@ -128,8 +165,12 @@ fn measure(settings: &Settings, decode: impl Fn() -> ParquetMetaData) -> Samples
     }
     let mut total = Vec::new();
     let mut decode_only = Vec::new();
+    let mut iteration_means = Vec::new();
     let faults_before = minor_faults();
-    let end = Instant::now() + Duration::from_secs_f64(settings.seconds);
+    let begin = Instant::now();
+    let end = begin + Duration::from_secs_f64(settings.seconds);
+    let window = Duration::from_secs_f64(settings.iteration_seconds);
+    let (mut window_end, mut window_first) = (begin + window, 0);
     while total.len() < settings.min_reps || Instant::now() < end {
         let start = Instant::now();
         let metadata = std::hint::black_box(decode());
@@ -138,11 +179,16 @@ fn measure(settings: &Settings, decode: impl Fn() -> ParquetMetaData) -> Samples
         let dropped = Instant::now();
         total.push((dropped - start).as_secs_f64() * 1e3);
         decode_only.push((decoded - start).as_secs_f64() * 1e3);
+        if !window.is_zero() && dropped >= window_end {
+            let times = &total[window_first..];
+            iteration_means.push(times.iter().sum::<f64>() / times.len() as f64);
+            (window_end, window_first) = (dropped + window, total.len());
+        }
     }
     let faults_per_decode = (minor_faults() - faults_before) as f64 / total.len() as f64;
     total.sort_by(f64::total_cmp);
     decode_only.sort_by(f64::total_cmp);
-    Samples { total, decode_only, faults_per_decode }
+    Samples { total, decode_only, faults_per_decode, iteration_means }
 }
 
 /// Minor page faults of this process so far (field 10 of /proc/self/stat; 0 where unavailable).
@@ -196,7 +242,11 @@ fn number(value: Option<String>, option: &str) -> f64 {
 }
 
 fn usage(message: &str) -> ! {
-    eprintln!("{message}\nusage: footer-arrow-rs [--seconds S] [--warmup S] [--min-reps N] FILE...");
+    eprintln!(
+        "{message}\nusage: footer-arrow-rs [--seconds S] [--warmup S] [--min-reps N] \
+         [--iteration-seconds S] [--methods {}] FILE...",
+        METHODS.join(",")
+    );
     std::process::exit(2)
 }
 

@@ -1,14 +1,20 @@
 package io.turboparquet.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.scan.ScanHarness;
 import io.turboparquet.scan.ScanOptions;
 import io.turboparquet.testing.OracleDigest;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -64,6 +70,55 @@ class BenchmarksSmokeTest {
     assertNull(b.turboNoStats().rowGroups().get(3).column(7).statistics());
     assertEquals(full.numRows(), b.parquetJavaNoFilter().getBlocks().stream().mapToLong(r -> r.getRowCount()).sum());
     assertEquals(full.numRows(), b.parquetJavaThriftOnly().getNum_rows());
+  }
+
+  @Test
+  void footerWritersBenchmarkReadsTheDirectoryItIsGiven(@TempDir Path dir) throws IOException {
+    String previous = System.setProperty("footer.writers.dir", dir.toString());
+    try {
+      FooterWritersBenchmark.main(new String[] {"100"}); // parquet-java's file
+      FooterWritersBenchmark b = new FooterWritersBenchmark();
+      b.writer = "parquet-java";
+      b.columns = 100;
+      b.setUp();
+      FileMetadata full = b.turboFull();
+      assertEquals(FooterBenchmark.ROW_GROUPS, full.rowGroups().size());
+      assertEquals(100, full.schema().columns().size());
+      assertNotNull(full.rowGroups().get(5).column(30).statistics());
+      assertNull(b.turboNoStats().rowGroups().get(5).column(30).statistics());
+      assertNotNull(b.turboProjected().rowGroups().get(5).column(30).statistics(), "column 30 is one of the ten");
+      assertEquals(full.numRows(), b.parquetJavaNoFilter().getBlocks().stream().mapToLong(r -> r.getRowCount()).sum());
+      b.writer = "duckdb";
+      IOException missing = assertThrows(IOException.class, b::setUp);
+      assertTrue(missing.getMessage().contains("duckdb_100c.parquet"), missing.getMessage());
+    } finally {
+      if (previous == null) {
+        System.clearProperty("footer.writers.dir");
+      } else {
+        System.setProperty("footer.writers.dir", previous);
+      }
+    }
+  }
+
+  @Test
+  void retainedHeapPrintsOneLinePerFile() throws IOException {
+    Path file = FooterBenchmark.ensureFile(100, "FLOAT", true);
+    PrintStream out = System.out;
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+    try {
+      FooterRetainedHeap.main(new String[] {file.toString()});
+    } finally {
+      System.setOut(out);
+    }
+    // JOL may print a warning first (no instrumentation without -Djdk.attach.allowAttachSelf).
+    String line = printed.toString(StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("{")).findFirst()
+        .orElseThrow();
+    for (String field : List.of("\"kind\":\"heap\"", "\"turbo_full_bytes\":", "\"turbo_nostats_bytes\":",
+        "\"parquet_java_bytes\":", "\"row_groups\":20", "\"leaves\":100")) {
+      assertTrue(line.contains(field), field + " in " + line);
+    }
+    assertFalse(line.contains("error"), line);
   }
 
   @Test
