@@ -75,7 +75,7 @@ final class RowGroupDecoder {
     this.leaves = leaves;
     this.projected = projected;
     this.statistics = statistics;
-    this.shapes = new SkipShapes(r.maxStringLength());
+    this.shapes = projected == null ? null : new SkipShapes(r.maxStringLength()); // only skipping uses them
   }
 
   /** FileMetaData.row_groups, whose list header comes next. */
