@@ -21,6 +21,8 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
   private final FSDataInputStream in;
   private final String file;
   private final long fileLength;
+  private static final int PAST_RANGE_READ = 4096;
+
   private final long rangeEnd;
   private final int bufferSize;
   private final BufferSource source;
@@ -163,7 +165,9 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
   private boolean fill(int needed) throws IOException {
     ensureOpen();
     long at = position();
-    long wanted = Math.max(needed, Math.min(bufferSize, rangeEnd - at));
+    // Past the range (an understated chunk length) a page header is peeked a window at a time:
+    // read what such a header needs at once, not byte by byte.
+    long wanted = Math.max(needed, at < rangeEnd ? Math.min(bufferSize, rangeEnd - at) : PAST_RANGE_READ);
     long toRead = Math.min(wanted, fileLength - at);
     if (toRead < needed) {
       return false;

@@ -132,6 +132,27 @@ class BufferedDirectBufInputStreamTest {
     }
   }
 
+  /**
+   * Page headers are peeked: marked, read ahead (here across buffer refills and past the range, as
+   * a long header of an understated chunk is), reset, and the same bytes come again; past the
+   * range the bytes come a window at a time, not one read per byte.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void markReadAheadResetReadsTheSameBytesAgain(boolean buffered) throws IOException {
+    try (FSDataInputStream in = fs.open(path); ChunkInput input = open(in, buffered, 1000, 300, 64)) {
+      input.skipNBytes(250); // 50 bytes left in the range
+      input.mark(4096);
+      byte[] first = input.readNBytes(2048);
+      input.reset();
+      assertEquals(1250, input.position());
+      byte[] again = input.readNBytes(2048);
+      assertArrayEquals(java.util.Arrays.copyOfRange(content, 1250, 1250 + 2048), first);
+      assertArrayEquals(first, again);
+      org.junit.jupiter.api.Assertions.assertTrue(input.readCalls() <= 6, "read calls: " + input.readCalls());
+    }
+  }
+
   @Test
   void readingBeyondTheFileFailsNamingIt() throws IOException {
     for (boolean buffered : new boolean[] {true, false}) {
