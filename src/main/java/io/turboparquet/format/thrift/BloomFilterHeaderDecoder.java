@@ -51,7 +51,7 @@ public final class BloomFilterHeaderDecoder {
     r.require(algorithm != -1, "BloomFilterHeader.algorithm");
     r.require(hash != -1, "BloomFilterHeader.hash");
     r.require(compression != -1, "BloomFilterHeader.compression");
-    return new BloomFilterHeader(numBytes, algorithm == 1, hash == 1, compression == 1, (int) r.consumed());
+    return new BloomFilterHeader(numBytes, algorithm == 1, hash == 1, compression == 1, r.position());
   }
 
   /**

@@ -183,7 +183,7 @@ public final class PageHeaderDecoder {
       repLength = 0;
       compressed = true;
     }
-    return new PageHeaderInfo(pageType, (int) r.consumed(), uncompressedSize, compressedSize, hasCrc, crc,
+    return new PageHeaderInfo(pageType, r.position(), uncompressedSize, compressedSize, hasCrc, crc,
         numValues, values, def, rep, numNulls, numRows, defLength, repLength, compressed);
   }
 

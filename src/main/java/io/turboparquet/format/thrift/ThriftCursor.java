@@ -87,17 +87,12 @@ public final class ThriftCursor {
     return maxStringLength;
   }
 
-  /** Bytes consumed since the start. */
-  public long consumed() {
+  /** Bytes consumed since the start: the position to {@link #seek} back to. */
+  public int position() {
     return pos - start;
   }
 
-  /** Offset of the next byte relative to the start, for {@link #seek} (array cursors only). */
-  int position() {
-    return pos - start;
-  }
-
-  /** Returns to a position {@link #position()} reported earlier. */
+  /** Returns to a {@link #position()} reported earlier. */
   void seek(int position) {
     if (position < 0 || position > limit - start) {
       throw new IllegalArgumentException("position " + position);
@@ -209,31 +204,14 @@ public final class ThriftCursor {
     return readByte() == BOOLEAN_TRUE;
   }
 
-  // Most varints are one or two bytes; with 10 bytes to spare the loop needs no end check.
+  /** A varint of at most 5 bytes; bits beyond 32 are dropped, as Thrift's own reader drops them. */
   private int varint32() throws ParquetCorruptionException {
-    byte[] b = buf;
-    int p = pos;
-    if (limit - p >= 5) {
-      int result = 0;
-      for (int shift = 0; shift < 35; shift += 7) {
-        int v = b[p++];
-        result |= (v & 0x7f) << shift;
-        if (v >= 0) {
-          pos = p;
-          return result;
-        }
-      }
-      throw at(p, "a varint is longer than 5 bytes");
+    int from = pos;
+    long v = varint64();
+    if (pos - from > 5) {
+      throw at(pos, "a varint is longer than 5 bytes");
     }
-    int result = 0;
-    for (int shift = 0; shift < 35; shift += 7) {
-      int v = readByte();
-      result |= (v & 0x7f) << shift;
-      if (v < 0x80) {
-        return result;
-      }
-    }
-    throw corrupt("a varint is longer than 5 bytes");
+    return (int) v;
   }
 
   private long varint64() throws ParquetCorruptionException {
@@ -525,7 +503,7 @@ public final class ThriftCursor {
 
   /** A corruption error naming the file, what is being decoded and the byte offset in it. */
   public ParquetCorruptionException corrupt(String message) {
-    return new ParquetCorruptionException(file, context() + ": " + message + " (at byte " + consumed() + ")");
+    return new ParquetCorruptionException(file, context() + ": " + message + " (at byte " + position() + ")");
   }
 
   private String context() {
