@@ -70,14 +70,27 @@ final class BatchFilter {
     return filterColumns;
   }
 
-  /** Whether any of the first {@code rows} rows may match; {@code columns} holds (at least) the filter's columns. */
-  boolean anyMatch(ColumnBatch[] columns, int rows) {
+  /**
+   * The first of the first {@code rows} rows that may match, or {@code rows} when none may;
+   * {@code columns} holds (at least) the filter's columns.
+   */
+  int firstMatch(ColumnBatch[] columns, int rows) {
     for (int r = 0; r < rows; r++) {
       if (root.test(columns, r)) {
-        return true;
+        return r;
       }
     }
-    return false;
+    return rows;
+  }
+
+  /** The last row before {@code rows} that may match, searched down to {@code first}, a row that may. */
+  int lastMatch(ColumnBatch[] columns, int first, int rows) {
+    for (int r = rows - 1; r > first; r--) {
+      if (root.test(columns, r)) {
+        return r;
+      }
+    }
+    return first;
   }
 
   private static Test test(Filter.Node node, List<ColumnDescriptor> projection) {

@@ -64,18 +64,26 @@ final class RowGroupScanner implements AutoCloseable {
   /** The next batch's tasks (every column's), submitted by {@link #decodeAhead}; null when none are. */
   private DecodeTask[] pending;
   /**
-   * Late materialization: the filter's columns are decoded first, the others only for batches with
-   * a candidate row. Null when off, impossible (see {@link BatchFilter#of}), or given up because
-   * most batches had candidates.
+   * Late materialization: the filter's columns are decoded first, the others only for the rows
+   * from a batch's first candidate row to its last. Null when off, impossible (see
+   * {@link BatchFilter#of}), or given up because most rows judged were decoded anyway.
    */
   private BatchFilter late;
   private boolean[] isFilterColumn;
   /** Whether late materialization skipped rows of this row group (then only the filter's columns were read through). */
   private boolean lateSkipped;
-  private int lateBatches;
-  private int lateMatches;
-  /** Batches judged before late materialization may be given up, and the share of them with a candidate that gives it up. */
+  private int lateDecisions;
+  private long lateRowsJudged;
+  private long lateRowsDecoded;
+  /** Decisions (rows passed over, or a batch returned) before late materialization may be given up. */
   private static final int LATE_TRIAL_BATCHES = 8;
+  /**
+   * A batch with candidates is cut to the rows from its first candidate to its last when the rows
+   * before or after them are at least this share (1/n) of it: the other columns pass over them
+   * undecoded, so a lookup decodes the rows around its match, not the whole batch. A shorter cut
+   * would cost the filter columns a carry-over for little.
+   */
+  private static final int TRIM_SHARE = 4;
   private boolean checkedEnd;
 
   /** Scans a row group, reading it coalesced when the options ask for that and it fits the budget. */
@@ -214,21 +222,27 @@ final class RowGroupScanner implements AutoCloseable {
         columns = new ColumnBatch[readers.size()];
         decode(columns, isFilterColumn, true, start, rows);
         int candidates = fewest(columns, start, remaining, rows);
-        if (!late.anyMatch(columns, candidates) && othersCanSkipTo(start + candidates)) {
+        int first = late.firstMatch(columns, candidates);
+        if (first > 0 && first >= candidates / TRIM_SHARE && othersCanSkipTo(start + first)) {
+          // No candidate before `first` (none at all when it is `candidates`): pass over those rows.
           for (int i : late.filterColumns()) {
-            if (columns[i].rowCount() > candidates) {
-              readers.get(i).keep(candidates);
+            if (columns[i].rowCount() > first) {
+              readers.get(i).keep(first);
             }
           }
-          rowsDone = start + candidates;
+          rowsDone = start + first;
           lateSkipped = true;
-          context.metrics().addLateSkippedRows(candidates);
-          judged(false);
+          context.metrics().addLateSkippedRows(first);
+          judged(first, 0);
           continue; // the other columns skip these rows when they next read
         }
-        judged(true);
-        decode(columns, isFilterColumn, false, start, candidates);
-        rows = candidates;
+        int end = late.lastMatch(columns, first, candidates) + 1;
+        if (candidates - end < candidates / TRIM_SHARE) {
+          end = candidates; // a short tail without candidates is not worth carrying over
+        }
+        decode(columns, isFilterColumn, false, start, end);
+        rows = fewest(columns, start, remaining, end);
+        judged(rows, rows); // the rows after them are judged again with the next batch
       } else {
         columns = new ColumnBatch[readers.size()];
         decode(columns, null, true, start, rows);
@@ -282,14 +296,17 @@ final class RowGroupScanner implements AutoCloseable {
   }
 
   /**
-   * Counts a judged batch; after {@link #LATE_TRIAL_BATCHES}, gives late materialization up for the
-   * rest of the row group when most batches had a candidate row, so that a filter that skips
-   * little costs no more than the first few batches (and decoding ahead comes back).
+   * Counts a decision of late materialization: {@code rows} rows judged, {@code decoded} of them
+   * decoded in every column. After {@link #LATE_TRIAL_BATCHES} decisions, gives late
+   * materialization up for the rest of the row group when more than half the rows judged were
+   * decoded anyway, so that a filter that skips little costs no more than the first few batches
+   * (and decoding ahead comes back).
    */
-  private void judged(boolean candidate) {
-    lateBatches++;
-    lateMatches += candidate ? 1 : 0;
-    if (lateBatches == LATE_TRIAL_BATCHES && 2 * lateMatches > lateBatches) {
+  private void judged(int rows, int decoded) {
+    lateDecisions++;
+    lateRowsJudged += rows;
+    lateRowsDecoded += decoded;
+    if (lateDecisions == LATE_TRIAL_BATCHES && 2 * lateRowsDecoded > lateRowsJudged) {
       late = null;
     }
   }

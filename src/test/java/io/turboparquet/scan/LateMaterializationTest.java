@@ -105,6 +105,34 @@ class LateMaterializationTest {
     assertEquals(3_000, got.metrics().lateSkippedRows());
   }
 
+  /**
+   * A batch with candidates is cut to its first candidate through its last when the rows outside
+   * them are at least a quarter of it: a lookup returns the matching row alone, not its batch, and
+   * candidates near a batch's start keep the rows before them.
+   */
+  @Test
+  void batchesAreCutToTheRowsFromTheirFirstCandidateToTheirLast() throws IOException {
+    Path sorted = dir.resolve("sorted-cut.parquet");
+    PageIndexFiles.writeSorted(sorted, 8_000, 1_000); // key = row; batches of 1,000
+    Rows full = PageIndexSkippingTest.scan(sorted, null, ScanOptions.defaults());
+    ScanOptions options = MODES.get(1).toBuilder().batchSize(1_000).build();
+    // Row 2500 is 500 rows into its batch: those are passed over, then the 999 after it.
+    Rows one = PageIndexSkippingTest.check(sorted, full, Predicate.parse("key = 2500"), options);
+    assertEquals(1, one.rows().size());
+    assertTrue(one.rows().containsKey(2_500L));
+    assertEquals(7_999, one.metrics().lateSkippedRows());
+    // Candidates 100 and 150 rows into the batch: under a quarter before them, so rows 2000-2150.
+    Rows two = PageIndexSkippingTest.check(sorted, full, Predicate.parse("key IN (2100, 2150)"), options);
+    assertEquals(151, two.rows().size());
+    assertEquals(2_000L, two.rows().keySet().iterator().next());
+    assertEquals(8_000 - 151, two.metrics().lateSkippedRows());
+    // Matches spread over the whole of every batch: nothing to cut, and after the trial batches
+    // late materialization is given up, so every row comes back.
+    Rows spread = PageIndexSkippingTest.check(sorted, full, Predicate.parse("qty = 7 OR qty = 8 OR key < 1"), options);
+    assertEquals(8_000, spread.rows().size());
+    assertEquals(0, spread.metrics().lateSkippedRows());
+  }
+
   @Test
   void aFilterOnAColumnNotProjectedSkipsNothing() throws IOException {
     try (ScanHarness harness = new ScanHarness()) {
