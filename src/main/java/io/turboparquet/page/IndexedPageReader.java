@@ -10,12 +10,14 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * Reads only the selected pages of a flat column chunk, where its offset index (validated by the
+ * Reads only the selected pages of a column chunk, where its offset index (validated by the
  * caller against the chunk and row group) says they are: first the pages before the first
  * indexed page (the dictionary page, if any), then each selected page, jumping over the others.
  * The bytes come from segments of the chunk (what was fetched) or one stream over the whole chunk
  * that skips forward. Each page is checked against the index: a data page whose header and stored
- * size add up to the indexed size and whose values are the indexed rows.
+ * size add up to the indexed size and whose rows are the indexed rows (a flat column's values; a
+ * V2 header's row count; a nested V1 page has at least a value a row, and its reader counts its
+ * records once the levels are decoded).
  */
 public final class IndexedPageReader implements PageSource {
   /** File bytes {@code [start, end)} served by {@code input}, positioned at start. */
@@ -39,9 +41,9 @@ public final class IndexedPageReader implements PageSource {
    */
   public IndexedPageReader(ChunkLocation location, List<Segment> segments, OffsetIndex index, boolean[] selected,
       long numRows) {
-    if (!location.chunk().column().isFlat() || selected.length != index.pageCount() || segments.isEmpty()) {
-      throw new IllegalArgumentException(location.describe() + ": indexed reads need a flat column, one flag per"
-          + " page and at least one segment");
+    if (selected.length != index.pageCount() || segments.isEmpty()) {
+      throw new IllegalArgumentException(location.describe() + ": indexed reads need one flag per page and at least"
+          + " one segment");
     }
     this.location = location;
     this.segments = List.copyOf(segments);
@@ -110,11 +112,14 @@ public final class IndexedPageReader implements PageSource {
           + " header found is a " + header.type() + " of " + headerLength + " + " + header.compressedSize() + " bytes",
           null);
     }
-    if (header.numValues() != rows || header.type() == PageType.DATA_PAGE_V2 && header.numRows() != rows) {
-      throw location.corruption(offset, "page " + p + " holds " + header.numValues() + " values, the offset index"
-          + " gives it " + rows + " rows", null);
+    boolean flat = location.chunk().column().isFlat();
+    if (flat ? header.numValues() != rows : header.numValues() < rows
+        || header.type() == PageType.DATA_PAGE_V2 && header.numRows() != rows) {
+      throw location.corruption(offset, "page " + p + " holds " + header.numValues() + " values"
+          + (header.type() == PageType.DATA_PAGE_V2 ? " in " + header.numRows() + " rows" : "")
+          + ", the offset index gives it " + rows + " rows", null);
     }
-    return new Page(header, PageReader.body(in, header, offset, location), offset, first[p]);
+    return new Page(header, PageReader.body(in, header, offset, location), offset, first[p], rows);
   }
 
   /** The input of the segment holding {@code offset}, positioned there. */

@@ -9,10 +9,11 @@ import io.turboparquet.format.PageHeaderInfo;
  *
  * @param offset file offset of the page header
  * @param firstRow the row of the row group the page starts at, when an offset index says so; else -1
+ * @param rows the rows the offset index gives the page (it starts at a record); -1 without an index
  */
-public record Page(PageHeaderInfo header, ByteBuf body, long offset, long firstRow) {
+public record Page(PageHeaderInfo header, ByteBuf body, long offset, long firstRow, long rows) {
   public Page(PageHeaderInfo header, ByteBuf body, long offset) {
-    this(header, body, offset, -1);
+    this(header, body, offset, -1, -1);
   }
 
   public void release() {

@@ -95,9 +95,16 @@ final class ColumnChunkReader implements AutoCloseable {
   private long pageDefinedSerial = -1;
   /** Row of the row group the next batch starts at, unless the scanner asks for a later one. */
   private long rowPosition;
-  /** Flat columns: the row of the current page's first entry, and the row after its last. */
+  /**
+   * The row of the first record that starts in the current page (its first entry's, in a flat
+   * column), and the row after the last.
+   */
   private long pageFirstRow;
   private long pageEndRow;
+  /** Records that start in the current page (its entries, in a flat column). */
+  private int pageRecords;
+  /** Pages come with their rows from an offset index, so each starts a record. */
+  private boolean indexedPages;
 
   ColumnChunkReader(ChunkLocation location, PageSource pages, java.util.List<ChunkInput> inputs, BufferSource source,
       ScanOptions options, ScanMetrics metrics) {
@@ -165,9 +172,13 @@ final class ColumnChunkReader implements AutoCloseable {
    * their row count in a flat column).
    */
   private void seekRow(long target) throws IOException {
-    if (maxRep > 0 || carryRows > 0 || target < rowPosition) {
+    if (carryRows > 0 || target < rowPosition) {
       throw new IllegalStateException(location.describe() + ": cannot move from row " + rowPosition + " to row "
-          + target + (carryRows > 0 ? " with rows carried over" : "") + (maxRep > 0 ? " in a nested column" : ""));
+          + target + (carryRows > 0 ? " with rows carried over" : ""));
+    }
+    if (maxRep > 0) {
+      seekNested(target);
+      return;
     }
     while (!(entryIndex < pageEntries && target < pageEndRow)) {
       if (!nextDataPage(target)) {
@@ -192,6 +203,52 @@ final class ColumnChunkReader implements AutoCloseable {
         decoder.skip(defined);
       }
       entryIndex += k;
+    }
+    rowPosition = target;
+  }
+
+  /**
+   * Moves a nested column to row {@code target}: the records before it are passed over by their
+   * repetition levels and their defined values skipped by the decoder. Every page on the way is
+   * decoded for its levels: only they (or an offset index, checked against them) give a nested
+   * page's rows.
+   */
+  private void seekNested(long target) throws IOException {
+    long row = rowPosition; // the row of the next record start at or after entryIndex
+    while (true) {
+      if (entryIndex == pageEntries) {
+        if (!nextDataPage(target)) {
+          throw location.corruption(pageOffset, "the column chunk ends before row " + target, null);
+        }
+        if (pageFirstRow < row || pageFirstRow > target) {
+          throw location.corruption(pageOffset, "the page starts at row " + pageFirstRow + ", but the scan is at row "
+              + row + " and wants row " + target, null);
+        }
+        row = pageFirstRow; // later than `row` after pages an offset index let the scan pass over
+      }
+      byte[] r = reps;
+      int i = entryIndex;
+      while (i < pageEntries) {
+        if (r[i] == 0) {
+          if (row == target) {
+            break;
+          }
+          row++;
+        }
+        i++;
+      }
+      int defined = 0;
+      byte[] d = defs;
+      for (int j = entryIndex; j < i; j++) {
+        defined += (d[j] & 0xFF) == maxDef ? 1 : 0;
+      }
+      if (defined > 0) {
+        decoder.skip(defined);
+      }
+      entryIndex = i;
+      if (i < pageEntries) {
+        break;
+      }
     }
     rowPosition = target;
   }
@@ -300,8 +357,8 @@ final class ColumnChunkReader implements AutoCloseable {
       restoreCarry();
     }
     while (true) {
-      if (entryIndex == pageEntries && !nextDataPage()) {
-        break;
+      if (entryIndex == pageEntries && (rowsDone == rows && indexedPages || !nextDataPage())) {
+        break; // a next page from an offset index starts a record: it is not read for a record that goes on
       }
       int start = entryIndex;
       int i = start;
@@ -589,12 +646,12 @@ final class ColumnChunkReader implements AutoCloseable {
         pageOffset = p.offset();
         PageHeaderInfo h = p.header();
         long firstRow = p.firstRow() >= 0 ? p.firstRow() : pageEndRow;
-        if (skipBefore < 0 && maxRep == 0 && h.isDataPage() && firstRow != pageEndRow) {
+        if (skipBefore < 0 && h.isDataPage() && firstRow != pageEndRow) {
           // Within a range of rows the pages must follow on: a gap would shift every later row.
           throw location.corruption(pageOffset, "the page starts at row " + firstRow + " where row " + pageEndRow
               + " comes next", null);
         }
-        if (skipBefore >= 0 && h.isDataPage() && firstRow + h.numValues() <= skipBefore) {
+        if (skipBefore >= 0 && maxRep == 0 && h.isDataPage() && firstRow + h.numValues() <= skipBefore) {
           pageEndRow = firstRow + h.numValues(); // flat: one value entry per row
           continue;
         }
@@ -614,8 +671,13 @@ final class ColumnChunkReader implements AutoCloseable {
         pageSerial++;
         page = bytes;
         startDataPage(h);
+        indexedPages = p.rows() >= 0;
+        if (indexedPages && maxRep > 0 && pageEntries > 0 && (reps[0] != 0 || pageRecords != p.rows())) {
+          throw location.corruption(pageOffset, "the offset index gives the page " + p.rows() + " rows from a record"
+              + " start; its levels hold " + pageRecords + (reps[0] != 0 ? " and continue a record" : ""), null);
+        }
         pageFirstRow = firstRow;
-        pageEndRow = firstRow + pageEntries;
+        pageEndRow = firstRow + pageRecords;
         if (pageEntries > 0) {
           return true;
         }
@@ -699,6 +761,7 @@ final class ColumnChunkReader implements AutoCloseable {
           pageOffset, h.numNulls(), h.numRows(), n - nonNull, rows);
     }
     firstDataPage &= n == 0;
+    pageRecords = rows;
     decoder = decoderFor(h.encoding());
     decoder.init(page, off, end - off, nonNull);
     pageEntries = n;

@@ -43,8 +43,9 @@ final class PageSelection {
 
   /**
    * The selection for row group {@code rowGroup}, or null to read it whole: no filter, skipping
-   * switched off, every row may match, or (unless no row may match) a projected column is nested
-   * (rows of nested columns are not skipped yet). Counts what it skips in the scan's metrics.
+   * switched off, or every row may match. A projected column without a valid offset index is read
+   * whole and passes over the rows outside the selection after decoding them (counted as a
+   * fallback). Counts what it skips in the scan's metrics.
    */
   static PageSelection plan(ScanContext context, FileMetadata meta, Path path, int rowGroup,
       List<ColumnDescriptor> projection, Filter filter) throws IOException {
@@ -59,10 +60,8 @@ final class PageSelection {
       }
     }
     Set<Integer> offsetLeaves = new LinkedHashSet<>(filterLeaves);
-    boolean flat = true;
     for (ColumnDescriptor c : projection) {
       offsetLeaves.add(c.index());
-      flat &= c.isFlat();
     }
     PageIndexes indexes = PageIndexes.read(context, meta, path, rowGroup, offsetLeaves, filterLeaves);
     ScanMetrics metrics = context.metrics();
@@ -72,10 +71,6 @@ final class PageSelection {
       return null;
     }
     int n = projection.size();
-    if (!flat && !rows.isEmpty()) {
-      metrics.addPageIndexFallback();
-      return null;
-    }
     OffsetIndex[] offsets = new OffsetIndex[n];
     boolean[][] selected = new boolean[n][];
     long[][] segments = new long[n][];
@@ -92,6 +87,7 @@ final class PageSelection {
         skippedPages += index == null ? 0 : index.pageCount();
       } else if (index == null) {
         segments[i] = new long[] {start, end}; // read whole, rows skipped after decoding
+        metrics.addPageIndexFallback();
       } else {
         offsets[i] = index;
         selected[i] = select(index, rows, rg.numRows());

@@ -59,6 +59,7 @@ public class SelectiveScanDrillTest extends ClusterTest {
     table = "indexed/v1.parquet";
     PruningFiles.write(dir.resolve("pruning.parquet"), false);
     pruning = "indexed/pruning.parquet";
+    io.turboparquet.scan.NestedPageSkippingTest.write(dir.resolve("nested.parquet"), 30_000, false, 3);
   }
 
   private static String query(String format, String where) {
@@ -116,6 +117,21 @@ public class SelectiveScanDrillTest extends ClusterTest {
       assertTrue(late.get("NUM_ROWS") < all.get("NUM_ROWS") / 2);
     } finally {
       client.resetSession(ExecConstants.PARQUET_FLAT_BATCH_NUM_RECORDS);
+    }
+  }
+
+  /** Nested columns projected: their pages are skipped too, record by record, with the built-in reader's rows. */
+  @Test
+  public void nestedColumnsSkipPagesWithTheBuiltInReadersRows() throws Exception {
+    for (String where : List.of("key between 12000 and 12100", "key < 50 or key in (17000, 29999)")) {
+      String sql = "select key, tags, point, n from table(dfs.`indexed/nested.parquet`(type => '%s')) where "
+          + where + " order by key";
+      Result expected = Result.of(client, String.format(sql, "parquet"));
+      assertTrue(where, expected.rows().size() > 2);
+      assertEquals(where, expected, Result.of(client, String.format(sql, "turbo-parquet")));
+      Map<String, Long> m = scanMetrics(String.format(sql, "turbo-parquet"));
+      assertTrue(where + ": " + m, m.get("NUM_PAGES_SKIPPED") > 0);
+      assertEquals(where + ": " + m, 0L, (long) m.get("NUM_PAGE_INDEX_FALLBACKS"));
     }
   }
 
