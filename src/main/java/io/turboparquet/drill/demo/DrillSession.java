@@ -57,7 +57,7 @@ final class DrillSession {
     for (int attempt = 0; ; attempt++) {
       try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
         if (rs.next()) {
-          return rs.getString(1);
+          return drained(rs, rs.getString(1));
         }
       }
       if (attempt == 100) {
@@ -88,8 +88,21 @@ final class DrillSession {
       if (!rs.next()) {
         throw new SQLException("no row for: " + sql);
       }
-      return rs.getString(1);
+      return drained(rs, rs.getString(1));
     }
+  }
+
+  /**
+   * {@code value}, once {@code rs} is read to its end. A result set closed before its end cancels
+   * its query; Drill, interrupted while writing that query's profile, can leave an empty profile
+   * file behind, and from then on every {@code sys.profiles_json} listing fails on it and answers
+   * one default row instead of the profiles.
+   */
+  private static String drained(ResultSet rs, String value) throws SQLException {
+    while (rs.next()) {
+      // to the end
+    }
+    return value;
   }
 
   void execute(String sql) throws SQLException {
