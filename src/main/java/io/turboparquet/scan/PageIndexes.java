@@ -10,6 +10,7 @@ import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.thrift.PageIndexDecoder;
 import io.turboparquet.io.FileOpener;
+import io.turboparquet.io.StoreReads;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -91,6 +92,7 @@ final class PageIndexes implements PageIndexFilter.Indexes {
         }
         i = j;
       }
+      context.metrics().addStoreReads(StoreReads.of(in));
     } finally {
       context.metrics().addDiskRead(System.nanoTime() - t0, out.bytesRead, calls);
     }

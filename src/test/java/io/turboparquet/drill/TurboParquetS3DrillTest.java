@@ -184,5 +184,16 @@ public class TurboParquetS3DrillTest extends ClusterTest {
       }
       System.out.println(note);
     }
+    // A filter reads the page index before the pages: those GETs are the scan's too.
+    String filtered = "select c0, c100 from s3.data.`" + WIDE + "` where c7 > 0";
+    assertTrue(client.queryBuilder().sql(filtered).run().succeeded());
+    proxy.reset();
+    QuerySummary summary = client.queryBuilder().sql(filtered).run();
+    CountingHttpProxy.Counts served = proxy.counts();
+    assertTrue(summary.toString(), summary.succeeded());
+    List<ScanProfiles.Operator> scans = ScanProfiles.of(cluster, summary, SCAN);
+    assertTrue(filtered + ": " + served, scans.stream().mapToLong(s -> s.metric("TOTAL_PAGE_INDEX_BYTES")).sum() > 0);
+    assertEquals(filtered + ": " + served, served.objectGets(),
+        scans.stream().mapToLong(s -> s.metric("NUM_STORE_REQUESTS")).sum());
   }
 }
