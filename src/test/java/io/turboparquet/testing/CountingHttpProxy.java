@@ -166,6 +166,7 @@ public final class CountingHttpProxy implements AutoCloseable {
       ToClient toClient = new ToClient(new BufferedOutputStream(client.getOutputStream()));
       InputStream fromTarget = new BufferedInputStream(target.getInputStream());
       OutputStream toTarget = new BufferedOutputStream(target.getOutputStream());
+      boolean reused = false;
       while (true) {
         Head request = Head.read(fromClient);
         if (request == null) {
@@ -186,6 +187,13 @@ public final class CountingHttpProxy implements AutoCloseable {
           copyBody(request, fromClient, toTarget, false);
           toTarget.flush();
           Head response = Head.read(fromTarget);
+          if (response == null && reused) {
+            // The server closed this kept-alive connection as idle while the request was on its way,
+            // as servers may: drop the client's connection unanswered, as the server did, and the
+            // client sends the request again on a new one. Not served, so not counted.
+            requests.decrementAndGet();
+            return;
+          }
           if (response == null) {
             throw new EOFException("the server closed the connection before answering " + request.firstLine);
           }
@@ -217,6 +225,7 @@ public final class CountingHttpProxy implements AutoCloseable {
         if (close) {
           return;
         }
+        reused = true;
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
