@@ -35,17 +35,18 @@ final class SkipShapes {
 
   /**
    * Segments of compared bytes with a binary between each two: segment k is {@code lengths[k]}
-   * bytes, compared as 8-byte words (expected bits, then mask, in {@code words}).
+   * bytes, compared as 8-byte words (expected bits, then mask, in {@code words}). {@code binaries}:
+   * the length of each binary in walk order, fixed in the words, or -1 where the length is read.
    */
-  private record Shape(int[] lengths, long[] words) {}
+  private record Shape(int[] lengths, long[] words, int[] binaries) {}
 
   private final int maxStringLength;
   private final Shape[] shapes = new Shape[MAX_SHAPES];
   private int count;
   private int replaced;
   private int last;
-  /** Per column, 1 + the shape its chunk fitted last (a column keeps its layout in every row group), or 0. */
-  private int[] byColumn = new int[0];
+  /** Per column, the shapes its chunks fitted most recently, newest in the low byte, each as 1 + its index. */
+  private int[] hints = new int[0];
 
   // Scratch of the shape being learned: the current segment's bytes and masks, the segments so far.
   private final byte[] bytes = new byte[MAX_SHAPE_BYTES + 8];
@@ -56,7 +57,10 @@ final class SkipShapes {
   private int segments;
   private long[] words = new long[64];
   private int wordCount;
-  private boolean openLengths;
+  // The shape whose fixed binary lengths the one being learned keeps where they match, or null.
+  private int[] reference;
+  private final int[] binaries = new int[MAX_SHAPE_BYTES];
+  private int binaryCount;
 
   SkipShapes(int maxStringLength) {
     this.maxStringLength = maxStringLength;
@@ -64,24 +68,70 @@ final class SkipShapes {
 
   /** The end of column {@code column}'s chunk at {@code b[p]} by a shape that fits it, or -1. */
   int replay(byte[] b, int p, int limit, int column) {
-    if (column >= byColumn.length) {
-      byColumn = Arrays.copyOf(byColumn, Math.max(column + 1, byColumn.length * 2));
+    int recent = column < hints.length ? hints[column] : 0;
+    if (recent != 0) { // most chunks fit the shape their column fitted last
+      int end = replay(shapes[(recent & 0xff) - 1], b, p, limit);
+      if (end >= 0) {
+        return end;
+      }
     }
-    // First the shape this column fitted last, then the one its neighbour fitted, then the others.
-    int hint = byColumn[column] - 1;
-    for (int i = -2; i < count; i++) {
-      int k = i == -2 ? hint : i == -1 ? last : i;
-      if (k < 0 || k >= count || i >= 0 && (k == hint || k == last)) {
+    return search(b, p, limit, column, recent);
+  }
+
+  /**
+   * The column's other recent shapes (some columns cycle through a few layouts, e.g. a size
+   * whose varint is one byte in some row groups and two in others), the one its neighbour fitted
+   * last, then the rest.
+   */
+  private int search(byte[] b, int p, int limit, int column, int recent) {
+    for (int i = 8; i < 32; i += 8) {
+      int k = (recent >>> i & 0xff) - 1;
+      if (k < 0) {
+        break;
+      }
+      int end = replay(shapes[k], b, p, limit);
+      if (end >= 0) {
+        return hit(column, k, end);
+      }
+    }
+    for (int i = -1; i < count; i++) {
+      int k = i < 0 ? last : i;
+      if (k >= count || i >= 0 && k == last || recentOf(recent, k)) {
         continue;
       }
       int end = replay(shapes[k], b, p, limit);
       if (end >= 0) {
-        byColumn[column] = k + 1;
         last = k;
-        return end;
+        return hit(column, k, end);
       }
     }
     return -1;
+  }
+
+  private static boolean recentOf(int recent, int k) {
+    for (; recent != 0; recent >>>= 8) {
+      if ((recent & 0xff) == k + 1) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Makes shape {@code k} the column's most recent; returns {@code end}. */
+  private int hit(int column, int k, int end) {
+    if (column >= hints.length) {
+      hints = Arrays.copyOf(hints, Math.max(column + 1, hints.length * 2));
+    }
+    int recent = hints[column];
+    int kept = 0;
+    for (int shift = 0; recent != 0 && shift < 24; recent >>>= 8) {
+      if ((recent & 0xff) != k + 1) {
+        kept |= (recent & 0xff) << shift;
+        shift += 8;
+      }
+    }
+    hints[column] = k + 1 | kept << 8;
+    return end;
   }
 
   private int replay(Shape shape, byte[] b, int p, int limit) {
@@ -123,15 +173,20 @@ final class SkipShapes {
 
   /**
    * Learns the shape of column {@code column}'s chunk at {@code b[start, end)}, which the checked
-   * walk accepted. The first shapes fix each binary's length (compared with the rest); a column
-   * that outgrows its shape (names or bounds of other lengths), and every column once there are
-   * several shapes, gets one that reads the lengths.
+   * walk accepted. A fixed binary length is compared with the other bytes, cheaper than reading
+   * it; the first shapes fix every length. A column that outgrows its shape (bounds of other
+   * lengths, a size of another varint length), and every column once there are several shapes,
+   * gets one that fixes only the lengths equal to those of the shape it fitted last, or its
+   * neighbour's: names and numeric bounds keep their lengths, string bounds do not.
    */
   void learn(byte[] b, int start, int end, int column) {
     if (end - start > MAX_SHAPE_BYTES) {
       return;
     }
-    openLengths = byColumn[column] != 0 || count >= 8;
+    int own = column < hints.length ? (hints[column] & 0xff) - 1 : -1;
+    int ref = own >= 0 ? own : count >= 8 ? last : -1;
+    reference = ref >= 0 && ref < count ? shapes[ref].binaries : null;
+    binaryCount = 0;
     used = 0;
     segmentStart = 0;
     segments = 0;
@@ -140,10 +195,11 @@ final class SkipShapes {
       return; // a map: left to the walk
     }
     closeSegment();
-    Shape shape = new Shape(Arrays.copyOf(lengths, segments), Arrays.copyOf(words, wordCount));
+    Shape shape = new Shape(Arrays.copyOf(lengths, segments), Arrays.copyOf(words, wordCount),
+        Arrays.copyOf(binaries, binaryCount));
     int slot = count < MAX_SHAPES ? count++ : replaced++ % MAX_SHAPES;
     shapes[slot] = shape;
-    byColumn[column] = slot + 1;
+    hit(column, slot, end);
   }
 
   /** Records the struct at {@code p}; returns its end, or -1 for what shapes do not cover. */
@@ -183,13 +239,16 @@ final class SkipShapes {
           return -1;
         }
         int length = readVarint(b, p);
-        if (openLengths) {
+        int i = binaryCount++;
+        if (reference != null && (i >= reference.length || reference[i] != length)) {
+          binaries[i] = -1;
           closeSegment();
           segmentStart = used;
         } else {
+          binaries[i] = length;
           fixed(b, p, n, end); // the same length, any contents
-          for (int i = 0; i < length; i++) {
-            add(b[p + n + i], (byte) 0);
+          for (int j = 0; j < length; j++) {
+            add(b[p + n + j], (byte) 0);
           }
         }
         return p + n + length;
