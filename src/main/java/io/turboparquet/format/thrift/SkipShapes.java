@@ -72,6 +72,7 @@ final class SkipShapes {
     if (recent != 0) { // most chunks fit the shape their column fitted last
       int end = replay(shapes[(recent & 0xff) - 1], b, p, limit);
       if (end >= 0) {
+        last = (recent & 0xff) - 1;
         return end;
       }
     }
@@ -80,8 +81,8 @@ final class SkipShapes {
 
   /**
    * The column's other recent shapes (some columns cycle through a few layouts, e.g. a size
-   * whose varint is one byte in some row groups and two in others), the one its neighbour fitted
-   * last, then the rest.
+   * whose varint is one byte in some row groups and two in others), the one the chunk before it
+   * fitted, then the rest, newest first.
    */
   private int search(byte[] b, int p, int limit, int column, int recent) {
     for (int i = 8; i < 32; i += 8) {
@@ -94,14 +95,13 @@ final class SkipShapes {
         return hit(column, k, end);
       }
     }
-    for (int i = -1; i < count; i++) {
-      int k = i < 0 ? last : i;
-      if (k >= count || i >= 0 && k == last || recentOf(recent, k)) {
+    for (int i = count; i >= 0; i--) {
+      int k = i == count ? last : i;
+      if (k >= count || i < count && k == last || recentOf(recent, k)) {
         continue;
       }
       int end = replay(shapes[k], b, p, limit);
       if (end >= 0) {
-        last = k;
         return hit(column, k, end);
       }
     }
@@ -131,6 +131,7 @@ final class SkipShapes {
       }
     }
     hints[column] = k + 1 | kept << 8;
+    last = k;
     return end;
   }
 
