@@ -34,11 +34,12 @@ final class SkipShapes {
   private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /**
-   * Segments of compared bytes with a binary between each two: segment k is {@code lengths[k]}
-   * bytes, compared as 8-byte words (expected bits, then mask, in {@code words}). {@code binaries}:
-   * the length of each binary in walk order, fixed in the words, or -1 where the length is read.
+   * {@code code}: segments of compared bytes with a binary between each two, each segment its
+   * length in bytes (the sign bit set on the last), then its 8-byte words as expected bits and
+   * mask: one array, so a replay loads little before it compares. {@code binaries}: the length of
+   * each binary in walk order, fixed in the words, or -1 where the length is read.
    */
-  private record Shape(int[] lengths, long[] words, int[] binaries) {}
+  private record Shape(long[] code, int[] binaries) {}
 
   private final int maxStringLength;
   private final Shape[] shapes = new Shape[MAX_SHAPES];
@@ -47,14 +48,14 @@ final class SkipShapes {
   private int last;
   /** Per column, the shapes its chunks fitted most recently, newest in the low byte, each as 1 + its index. */
   private int[] hints = new int[0];
+  /** Per column, the code of the shape in the low byte of its hints. */
+  private long[][] latest = new long[0][];
 
   // Scratch of the shape being learned: the current segment's bytes and masks, the segments so far.
   private final byte[] bytes = new byte[MAX_SHAPE_BYTES + 8];
   private final byte[] masks = new byte[MAX_SHAPE_BYTES + 8];
   private int segmentStart;
   private int used;
-  private final int[] lengths = new int[MAX_SHAPE_BYTES];
-  private int segments;
   private long[] words = new long[64];
   private int wordCount;
   // The shape whose fixed binary lengths the one being learned keeps where they match, or null.
@@ -68,15 +69,15 @@ final class SkipShapes {
 
   /** The end of column {@code column}'s chunk at {@code b[p]} by a shape that fits it, or -1. */
   int replay(byte[] b, int p, int limit, int column) {
-    int recent = column < hints.length ? hints[column] : 0;
-    if (recent != 0) { // most chunks fit the shape their column fitted last
-      int end = replay(shapes[(recent & 0xff) - 1], b, p, limit);
+    if (column < hints.length && latest[column] != null) { // most chunks fit their column's last shape
+      int end = replay(latest[column], b, p, limit);
       if (end >= 0) {
-        last = (recent & 0xff) - 1;
+        last = (hints[column] & 0xff) - 1;
         return end;
       }
+      return search(b, p, limit, column, hints[column]);
     }
-    return search(b, p, limit, column, recent);
+    return search(b, p, limit, column, 0);
   }
 
   /**
@@ -121,6 +122,7 @@ final class SkipShapes {
   private int hit(int column, int k, int end) {
     if (column >= hints.length) {
       hints = Arrays.copyOf(hints, Math.max(column + 1, hints.length * 2));
+      latest = Arrays.copyOf(latest, hints.length);
     }
     int recent = hints[column];
     int kept = 0;
@@ -131,27 +133,30 @@ final class SkipShapes {
       }
     }
     hints[column] = k + 1 | kept << 8;
+    latest[column] = shapes[k].code;
     last = k;
     return end;
   }
 
   private int replay(Shape shape, byte[] b, int p, int limit) {
-    long[] w = shape.words;
-    int[] segmentLengths = shape.lengths;
-    int at = 0;
-    for (int k = 0; ; k++) {
-      int n = segmentLengths[k];
+    return replay(shape.code, b, p, limit);
+  }
+
+  private int replay(long[] code, byte[] b, int p, int limit) {
+    for (int at = 0; ; ) {
+      long segment = code[at++];
+      int n = (int) segment;
       int count = (n + 7) >>> 3;
       if (limit - p < count * 8) {
         return -1; // too near the end for whole words: walked instead
       }
       for (int i = 0; i < count; i++, at += 2) {
-        if ((((long) LONG_LE.get(b, p + 8 * i) ^ w[at]) & w[at + 1]) != 0) {
+        if ((((long) LONG_LE.get(b, p + 8 * i) ^ code[at]) & code[at + 1]) != 0) {
           return -1;
         }
       }
       p += n;
-      if (k == segmentLengths.length - 1) {
+      if (segment < 0) {
         return p;
       }
       int length = 0; // a binary: its varint32 length, then as many bytes
@@ -190,14 +195,12 @@ final class SkipShapes {
     binaryCount = 0;
     used = 0;
     segmentStart = 0;
-    segments = 0;
     wordCount = 0;
     if (struct(b, start, end) != end) {
       return; // a map: left to the walk
     }
-    closeSegment();
-    Shape shape = new Shape(Arrays.copyOf(lengths, segments), Arrays.copyOf(words, wordCount),
-        Arrays.copyOf(binaries, binaryCount));
+    words[closeSegment()] |= Long.MIN_VALUE; // the last segment
+    Shape shape = new Shape(Arrays.copyOf(words, wordCount), Arrays.copyOf(binaries, binaryCount));
     int slot = count < MAX_SHAPES ? count++ : replaced++ % MAX_SHAPES;
     shapes[slot] = shape;
     hit(column, slot, end);
@@ -295,10 +298,14 @@ final class SkipShapes {
     masks[used++] = mask;
   }
 
-  /** Ends the current segment (at a binary, or the struct's end) as masked words. */
-  private void closeSegment() {
+  /** Ends the current segment (at a binary, or the struct's end): its length, then its masked words; returns where its length is. */
+  private int closeSegment() {
     int n = used - segmentStart;
-    lengths[segments++] = n;
+    if (wordCount + 1 + 2 * ((n + 7) >>> 3) > words.length) {
+      words = Arrays.copyOf(words, 2 * (wordCount + 1 + n));
+    }
+    int head = wordCount++;
+    words[head] = n;
     for (int i = segmentStart; i < used; i += 8) {
       long expected = 0;
       long mask = 0;
@@ -306,12 +313,10 @@ final class SkipShapes {
         expected = expected << 8 | bytes[j] & 0xff;
         mask = mask << 8 | masks[j] & 0xff;
       }
-      if (wordCount + 2 > words.length) {
-        words = Arrays.copyOf(words, words.length * 2);
-      }
       words[wordCount++] = expected;
       words[wordCount++] = mask;
     }
+    return head;
   }
 
   private static int varintLength(byte[] b, int p, int end) {
