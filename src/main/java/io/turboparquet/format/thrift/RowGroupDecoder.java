@@ -75,7 +75,7 @@ final class RowGroupDecoder {
     this.leaves = leaves;
     this.projected = projected;
     this.statistics = statistics;
-    this.shapes = projected == null ? null : new SkipShapes(r.maxStringLength()); // only skipping uses them
+    this.shapes = projected == null ? null : new SkipShapes(r.maxStringLength(), leaves.size()); // only skipping uses them
   }
 
   /** FileMetaData.row_groups, whose list header comes next. */
@@ -129,11 +129,16 @@ final class RowGroupDecoder {
       throw r.corrupt("row group " + index + " has " + n + " column chunks, the schema " + leaves.size() + " leaves");
     }
     ColumnChunkMeta[] out = new ColumnChunkMeta[n];
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; ) {
       if (projected == null || projected[i]) {
         out[i] = chunk(index, leaves.get(i), statistics == null || statistics[i]);
+        i++;
       } else {
-        r.skipChunk(shapes, i);
+        int from = i;
+        while (i < n && !projected[i]) {
+          i++;
+        }
+        r.skipChunks(shapes, from, i);
       }
     }
     return Arrays.asList(out);

@@ -45,11 +45,10 @@ final class SkipShapes {
   private final Shape[] shapes = new Shape[MAX_SHAPES];
   private int count;
   private int replaced;
-  private int last;
   /** Per column, the shapes its chunks fitted most recently, newest in the low byte, each as 1 + its index. */
-  private int[] hints = new int[0];
+  private final int[] hints;
   /** Per column, the code of the shape in the low byte of its hints. */
-  private long[][] latest = new long[0][];
+  private final long[][] latest;
 
   // Scratch of the shape being learned: the current segment's bytes and masks, the segments so far.
   private final byte[] bytes = new byte[MAX_SHAPE_BYTES + 8];
@@ -63,50 +62,63 @@ final class SkipShapes {
   private final int[] binaries = new int[MAX_SHAPE_BYTES];
   private int binaryCount;
 
-  SkipShapes(int maxStringLength) {
+  /** Shapes for the chunks of {@code columns} columns. */
+  SkipShapes(int maxStringLength, int columns) {
     this.maxStringLength = maxStringLength;
+    this.hints = new int[columns];
+    this.latest = new long[columns][];
   }
 
   /** The end of column {@code column}'s chunk at {@code b[p]} by a shape that fits it, or -1. */
   int replay(byte[] b, int p, int limit, int column) {
-    if (column < hints.length && latest[column] != null) { // most chunks fit their column's last shape
-      int end = replay(latest[column], b, p, limit);
+    long[] code = latest[column];
+    if (code != null) { // most chunks fit the shape their column fitted last
+      int end = replay(code, b, p, limit);
       if (end >= 0) {
-        last = (hints[column] & 0xff) - 1;
         return end;
       }
-      return search(b, p, limit, column, hints[column]);
     }
-    return search(b, p, limit, column, 0);
+    return search(b, p, limit, column);
   }
 
   /**
    * The column's other recent shapes (some columns cycle through a few layouts, e.g. a size
-   * whose varint is one byte in some row groups and two in others), the one the chunk before it
-   * fitted, then the rest, newest first.
+   * whose varint is one byte in some row groups and two in others), the one the column before
+   * fitted last, then the rest, newest first.
    */
-  private int search(byte[] b, int p, int limit, int column, int recent) {
+  private int search(byte[] b, int p, int limit, int column) {
+    int recent = hints[column];
     for (int i = 8; i < 32; i += 8) {
       int k = (recent >>> i & 0xff) - 1;
       if (k < 0) {
         break;
       }
-      int end = replay(shapes[k], b, p, limit);
+      int end = replay(shapes[k].code, b, p, limit);
       if (end >= 0) {
         return hit(column, k, end);
       }
     }
+    int before = neighbour(column);
     for (int i = count; i >= 0; i--) {
-      int k = i == count ? last : i;
-      if (k >= count || i < count && k == last || recentOf(recent, k)) {
+      int k = i == count ? before : i;
+      if (k < 0 || k >= count || i < count && k == before || recentOf(recent, k)) {
         continue;
       }
-      int end = replay(shapes[k], b, p, limit);
+      int end = replay(shapes[k].code, b, p, limit);
       if (end >= 0) {
         return hit(column, k, end);
       }
     }
     return -1;
+  }
+
+  /** The shape the nearest skipped column before fitted last (neighbours share layouts), or -1. */
+  private int neighbour(int column) {
+    int c = column - 1;
+    while (c >= 0 && c > column - 16 && hints[c] == 0) { // bounded: chunks without a shape must not make it quadratic
+      c--;
+    }
+    return c >= 0 ? (hints[c] & 0xff) - 1 : -1;
   }
 
   private static boolean recentOf(int recent, int k) {
@@ -120,10 +132,6 @@ final class SkipShapes {
 
   /** Makes shape {@code k} the column's most recent; returns {@code end}. */
   private int hit(int column, int k, int end) {
-    if (column >= hints.length) {
-      hints = Arrays.copyOf(hints, Math.max(column + 1, hints.length * 2));
-      latest = Arrays.copyOf(latest, hints.length);
-    }
     int recent = hints[column];
     int kept = 0;
     for (int shift = 0; recent != 0 && shift < 24; recent >>>= 8) {
@@ -134,12 +142,7 @@ final class SkipShapes {
     }
     hints[column] = k + 1 | kept << 8;
     latest[column] = shapes[k].code;
-    last = k;
     return end;
-  }
-
-  private int replay(Shape shape, byte[] b, int p, int limit) {
-    return replay(shape.code, b, p, limit);
   }
 
   private int replay(long[] code, byte[] b, int p, int limit) {
@@ -190,7 +193,7 @@ final class SkipShapes {
       return;
     }
     int own = column < hints.length ? (hints[column] & 0xff) - 1 : -1;
-    int ref = own >= 0 ? own : count >= 8 ? last : -1;
+    int ref = own >= 0 ? own : count >= 8 ? neighbour(column) : -1;
     reference = ref >= 0 && ref < count ? shapes[ref].binaries : null;
     binaryCount = 0;
     used = 0;
