@@ -209,7 +209,7 @@ final class FooterCache {
       bytes += 64 + 8L * rg.columns().size();
       for (ColumnChunkMeta c : rg.columns()) {
         if (c != null) {
-          bytes += 120 + 8L * c.encodings().size() + (c.pageIndex() == null ? 0 : 32) + statisticsBytes(c.statistics())
+          bytes += 144 + 8L * c.encodings().size() + statisticsBytes(c.statistics())
               + (c.encodingStats() == null ? 0 : 24) + (c.bloomFilter() == null ? 0 : 32);
         }
       }

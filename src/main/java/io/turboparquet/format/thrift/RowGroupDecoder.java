@@ -17,7 +17,6 @@ import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.CompressionCodec;
 import io.turboparquet.format.Encoding;
 import io.turboparquet.format.EncodingStats;
-import io.turboparquet.format.PageIndexLocation;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
 import java.util.ArrayList;
@@ -75,7 +74,8 @@ final class RowGroupDecoder {
     this.leaves = leaves;
     this.projected = projected;
     this.statistics = statistics;
-    this.shapes = projected == null ? null : new SkipShapes(r.maxStringLength()); // only skipping uses them
+    // Only skipping uses shapes.
+    this.shapes = projected == null ? null : new SkipShapes(r.maxStringLength(), leaves.size());
   }
 
   /** FileMetaData.row_groups, whose list header comes next. */
@@ -129,11 +129,16 @@ final class RowGroupDecoder {
       throw r.corrupt("row group " + index + " has " + n + " column chunks, the schema " + leaves.size() + " leaves");
     }
     ColumnChunkMeta[] out = new ColumnChunkMeta[n];
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; ) {
       if (projected == null || projected[i]) {
         out[i] = chunk(index, leaves.get(i), statistics == null || statistics[i]);
+        i++;
       } else {
-        r.skipChunk(shapes, i);
+        int from = i;
+        while (i < n && !projected[i]) {
+          i++;
+        }
+        r.skipChunks(shapes, from, i);
       }
     }
     return Arrays.asList(out);
@@ -183,15 +188,13 @@ final class RowGroupDecoder {
 
   private ColumnChunkMeta build(ColumnDescriptor leaf, long offsetIndexOffset, int offsetIndexLength,
       long columnIndexOffset, int columnIndexLength) {
-    PageIndexLocation pageIndex = offsetIndexOffset >= 0 || columnIndexOffset >= 0
-        ? new PageIndexLocation(offsetIndexOffset, offsetIndexLength, columnIndexOffset, columnIndexLength) : null;
     CompressionCodec codec = codecId >= 0 && codecId < CODECS.length ? CODECS[codecId] : null;
     // Checked where it is used (a scan's bloom filter pruning); a negative offset is no filter, as in parquet-java.
     BloomFilterLocation bloomFilter = bloomFilterOffset >= 0
         ? new BloomFilterLocation(bloomFilterOffset, bloomFilterLength) : null;
     return new ColumnChunkMeta(leaf, codec, encodings, numValues, totalCompressed, totalUncompressed,
-        dataPageOffset, dictionaryPageOffset, codecId, chunkStatistics, pageIndex, encodingStats, unknownEncodings,
-        bloomFilter);
+        dataPageOffset, dictionaryPageOffset, codecId, chunkStatistics, offsetIndexOffset, offsetIndexLength,
+        columnIndexOffset, columnIndexLength, encodingStats, unknownEncodings, bloomFilter);
   }
 
   private void metaData(boolean withStatistics) throws ParquetCorruptionException {

@@ -34,73 +34,132 @@ final class SkipShapes {
   private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /**
-   * Segments of compared bytes with a binary between each two: segment k is {@code lengths[k]}
-   * bytes, compared as 8-byte words (expected bits, then mask, in {@code words}).
+   * {@code code}: segments of compared bytes with a binary between each two, each segment its
+   * length in bytes (the sign bit set on the last), then its 8-byte words as expected bits and
+   * mask: one array, so a replay loads little before it compares. {@code binaries}: the length of
+   * each binary in walk order, fixed in the words, or -1 where the length is read.
    */
-  private record Shape(int[] lengths, long[] words) {}
+  private record Shape(long[] code, int[] binaries) {}
 
   private final int maxStringLength;
   private final Shape[] shapes = new Shape[MAX_SHAPES];
   private int count;
   private int replaced;
-  private int last;
-  /** Per column, 1 + the shape its chunk fitted last (a column keeps its layout in every row group), or 0. */
-  private int[] byColumn = new int[0];
+  /** Per column, the shapes its chunks fitted most recently, newest in the low byte, each as 1 + its index. */
+  private final int[] hints;
+  /** Per column, the code of the shape in the low byte of its hints. */
+  private final long[][] latest;
 
   // Scratch of the shape being learned: the current segment's bytes and masks, the segments so far.
   private final byte[] bytes = new byte[MAX_SHAPE_BYTES + 8];
   private final byte[] masks = new byte[MAX_SHAPE_BYTES + 8];
   private int segmentStart;
   private int used;
-  private final int[] lengths = new int[MAX_SHAPE_BYTES];
-  private int segments;
   private long[] words = new long[64];
   private int wordCount;
-  private boolean openLengths;
+  // The shape whose fixed binary lengths the one being learned keeps where they match, or null.
+  private int[] reference;
+  private final int[] binaries = new int[MAX_SHAPE_BYTES];
+  private int binaryCount;
 
-  SkipShapes(int maxStringLength) {
+  /** Shapes for the chunks of {@code columns} columns. */
+  SkipShapes(int maxStringLength, int columns) {
     this.maxStringLength = maxStringLength;
+    this.hints = new int[columns];
+    this.latest = new long[columns][];
   }
 
   /** The end of column {@code column}'s chunk at {@code b[p]} by a shape that fits it, or -1. */
   int replay(byte[] b, int p, int limit, int column) {
-    if (column >= byColumn.length) {
-      byColumn = Arrays.copyOf(byColumn, Math.max(column + 1, byColumn.length * 2));
+    long[] code = latest[column];
+    if (code != null) { // most chunks fit the shape their column fitted last
+      int end = replay(code, b, p, limit);
+      if (end >= 0) {
+        return end;
+      }
     }
-    // First the shape this column fitted last, then the one its neighbour fitted, then the others.
-    int hint = byColumn[column] - 1;
-    for (int i = -2; i < count; i++) {
-      int k = i == -2 ? hint : i == -1 ? last : i;
-      if (k < 0 || k >= count || i >= 0 && (k == hint || k == last)) {
+    return search(b, p, limit, column);
+  }
+
+  /**
+   * The column's other recent shapes (some columns cycle through a few layouts, e.g. a size
+   * whose varint is one byte in some row groups and two in others), the one the column before
+   * fitted last, then the rest, newest first.
+   */
+  private int search(byte[] b, int p, int limit, int column) {
+    int recent = hints[column];
+    for (int i = 8; i < 32; i += 8) {
+      int k = (recent >>> i & 0xff) - 1;
+      if (k < 0) {
+        break;
+      }
+      int end = replay(shapes[k].code, b, p, limit);
+      if (end >= 0) {
+        return hit(column, k, end);
+      }
+    }
+    int before = neighbour(column);
+    for (int i = count; i >= 0; i--) {
+      int k = i == count ? before : i;
+      if (k < 0 || k >= count || i < count && k == before || recentOf(recent, k)) {
         continue;
       }
-      int end = replay(shapes[k], b, p, limit);
+      int end = replay(shapes[k].code, b, p, limit);
       if (end >= 0) {
-        byColumn[column] = k + 1;
-        last = k;
-        return end;
+        return hit(column, k, end);
       }
     }
     return -1;
   }
 
-  private int replay(Shape shape, byte[] b, int p, int limit) {
-    long[] w = shape.words;
-    int[] segmentLengths = shape.lengths;
-    int at = 0;
-    for (int k = 0; ; k++) {
-      int n = segmentLengths[k];
+  /** The shape the nearest skipped column before fitted last (neighbours share layouts), or -1. */
+  private int neighbour(int column) {
+    int c = column - 1;
+    while (c >= 0 && c > column - 16 && hints[c] == 0) { // bounded: chunks without a shape must not make it quadratic
+      c--;
+    }
+    return c >= 0 ? (hints[c] & 0xff) - 1 : -1;
+  }
+
+  private static boolean recentOf(int recent, int k) {
+    for (; recent != 0; recent >>>= 8) {
+      if ((recent & 0xff) == k + 1) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Makes shape {@code k} the column's most recent; returns {@code end}. */
+  private int hit(int column, int k, int end) {
+    int recent = hints[column];
+    int kept = 0;
+    for (int shift = 0; recent != 0 && shift < 24; recent >>>= 8) {
+      if ((recent & 0xff) != k + 1) {
+        kept |= (recent & 0xff) << shift;
+        shift += 8;
+      }
+    }
+    hints[column] = k + 1 | kept << 8;
+    latest[column] = shapes[k].code;
+    return end;
+  }
+
+  private int replay(long[] code, byte[] b, int p, int limit) {
+    for (int at = 0; ; ) {
+      long segment = code[at++];
+      int n = (int) segment;
       int count = (n + 7) >>> 3;
       if (limit - p < count * 8) {
         return -1; // too near the end for whole words: walked instead
       }
       for (int i = 0; i < count; i++, at += 2) {
-        if ((((long) LONG_LE.get(b, p + 8 * i) ^ w[at]) & w[at + 1]) != 0) {
+        if ((((long) LONG_LE.get(b, p + 8 * i) ^ code[at]) & code[at + 1]) != 0) {
           return -1;
         }
       }
       p += n;
-      if (k == segmentLengths.length - 1) {
+      if (segment < 0) {
         return p;
       }
       int length = 0; // a binary: its varint32 length, then as many bytes
@@ -123,27 +182,31 @@ final class SkipShapes {
 
   /**
    * Learns the shape of column {@code column}'s chunk at {@code b[start, end)}, which the checked
-   * walk accepted. The first shapes fix each binary's length (compared with the rest); a column
-   * that outgrows its shape (names or bounds of other lengths), and every column once there are
-   * several shapes, gets one that reads the lengths.
+   * walk accepted. A fixed binary length is compared with the other bytes, cheaper than reading
+   * it; the first shapes fix every length. A column that outgrows its shape (bounds of other
+   * lengths, a size of another varint length), and every column once there are several shapes,
+   * gets one that fixes only the lengths equal to those of the shape it fitted last, or its
+   * neighbour's: names and numeric bounds keep their lengths, string bounds do not.
    */
   void learn(byte[] b, int start, int end, int column) {
     if (end - start > MAX_SHAPE_BYTES) {
       return;
     }
-    openLengths = byColumn[column] != 0 || count >= 8;
+    int own = column < hints.length ? (hints[column] & 0xff) - 1 : -1;
+    int ref = own >= 0 ? own : count >= 8 ? neighbour(column) : -1;
+    reference = ref >= 0 && ref < count ? shapes[ref].binaries : null;
+    binaryCount = 0;
     used = 0;
     segmentStart = 0;
-    segments = 0;
     wordCount = 0;
     if (struct(b, start, end) != end) {
       return; // a map: left to the walk
     }
-    closeSegment();
-    Shape shape = new Shape(Arrays.copyOf(lengths, segments), Arrays.copyOf(words, wordCount));
+    words[closeSegment()] |= Long.MIN_VALUE; // the last segment
+    Shape shape = new Shape(Arrays.copyOf(words, wordCount), Arrays.copyOf(binaries, binaryCount));
     int slot = count < MAX_SHAPES ? count++ : replaced++ % MAX_SHAPES;
     shapes[slot] = shape;
-    byColumn[column] = slot + 1;
+    hit(column, slot, end);
   }
 
   /** Records the struct at {@code p}; returns its end, or -1 for what shapes do not cover. */
@@ -183,13 +246,16 @@ final class SkipShapes {
           return -1;
         }
         int length = readVarint(b, p);
-        if (openLengths) {
+        int i = binaryCount++;
+        if (reference != null && (i >= reference.length || reference[i] != length)) {
+          binaries[i] = -1;
           closeSegment();
           segmentStart = used;
         } else {
+          binaries[i] = length;
           fixed(b, p, n, end); // the same length, any contents
-          for (int i = 0; i < length; i++) {
-            add(b[p + n + i], (byte) 0);
+          for (int j = 0; j < length; j++) {
+            add(b[p + n + j], (byte) 0);
           }
         }
         return p + n + length;
@@ -235,10 +301,14 @@ final class SkipShapes {
     masks[used++] = mask;
   }
 
-  /** Ends the current segment (at a binary, or the struct's end) as masked words. */
-  private void closeSegment() {
+  /** Ends the current segment (at a binary, or the struct's end): its length, then its masked words; returns where its length is. */
+  private int closeSegment() {
     int n = used - segmentStart;
-    lengths[segments++] = n;
+    if (wordCount + 1 + 2 * ((n + 7) >>> 3) > words.length) {
+      words = Arrays.copyOf(words, 2 * (wordCount + 1 + n));
+    }
+    int head = wordCount++;
+    words[head] = n;
     for (int i = segmentStart; i < used; i += 8) {
       long expected = 0;
       long mask = 0;
@@ -246,12 +316,10 @@ final class SkipShapes {
         expected = expected << 8 | bytes[j] & 0xff;
         mask = mask << 8 | masks[j] & 0xff;
       }
-      if (wordCount + 2 > words.length) {
-        words = Arrays.copyOf(words, words.length * 2);
-      }
       words[wordCount++] = expected;
       words[wordCount++] = mask;
     }
+    return head;
   }
 
   private static int varintLength(byte[] b, int p, int end) {

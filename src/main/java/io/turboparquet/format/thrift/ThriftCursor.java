@@ -356,16 +356,23 @@ public final class ThriftCursor {
     pos = value(pos, type, 0);
   }
 
-  /** Skips column {@code column}'s chunk: by a shape of {@code shapes} when one fits, else walked (and learned). */
-  void skipChunk(SkipShapes shapes, int column) throws ParquetCorruptionException {
-    int end = shapes.replay(buf, pos, limit, column);
-    if (end >= 0) {
-      pos = end;
-      return;
+  /**
+   * Skips the chunks of columns [{@code from}, {@code to}) of a row group: each by a shape of
+   * {@code shapes} when one fits, else walked (and learned).
+   */
+  void skipChunks(SkipShapes shapes, int from, int to) throws ParquetCorruptionException {
+    int p = pos;
+    for (int column = from; column < to; column++) {
+      int end = shapes.replay(buf, p, limit, column);
+      if (end < 0) {
+        pos = p;
+        skip(STRUCT);
+        end = pos;
+        shapes.learn(buf, p, end, column);
+      }
+      p = end;
     }
-    int at = pos;
-    skip(STRUCT);
-    shapes.learn(buf, at, pos, column);
+    pos = p;
   }
 
   /** The position after the value of wire type {@code type} at {@code p}. */

@@ -66,11 +66,11 @@ class SkipShapesTest {
 
   /** Learns a shape from every chunk of {@code footer} (all but the first of each column replayed). */
   static SkipShapes learned(byte[] footer, List<int[]> chunks) throws ParquetCorruptionException {
-    SkipShapes shapes = new SkipShapes(MAX);
+    SkipShapes shapes = new SkipShapes(MAX, chunks.stream().mapToInt(c -> c[1] + 1).max().orElse(0));
     ThriftCursor r = new ThriftCursor("x", "footer", footer, 0, footer.length, MAX);
     for (int[] chunk : chunks) {
       r.seek(chunk[0]);
-      r.skipChunk(shapes, chunk[1]);
+      r.skipChunks(shapes, chunk[1], chunk[1] + 1);
       assertEquals(walkEnd(footer, chunk[0], footer.length), r.position());
     }
     return shapes;
