@@ -76,6 +76,24 @@ class MainTest {
     assertThrows(Args.UsageException.class, () -> run("scan", file.toString(), "--coalesce-max-size", "10"));
   }
 
+  /** On a store other than local files the scan pool has at least 32 threads (they wait on latency). */
+  @Test
+  void remoteStoresGetALargerScanPoolByDefault() {
+    int cores = Runtime.getRuntime().availableProcessors();
+    Path local = CORPUS.resolve("alltypes_tiny_pages.parquet").toAbsolutePath();
+    record Case(String file, List<String> flags, int scanThreads) {}
+    for (Case c : List.of(
+        new Case(local.toString(), List.of(), cores),
+        new Case("file://" + local, List.of("--threads", "4"), 4),
+        new Case("s3a://bucket/t.parquet", List.of(), Math.max(cores, Main.REMOTE_SCAN_THREADS)),
+        new Case("slow://" + local, List.of("--threads", "40"), 40),
+        new Case("slow://" + local, List.of("--threads", "1"), 1), // reads on the calling thread: no pool
+        new Case("slow://" + local, List.of("--scan-threads", "8"), 8))) {
+      Args args = new Args(c.flags().toArray(String[]::new), java.util.Set.of());
+      assertEquals(c.scanThreads(), Main.scanOptions(args, Main.toPath(c.file())).scanThreads(), c.toString());
+    }
+  }
+
   @Test
   void metaTextListsSchemaAndChunks() throws IOException {
     List<String> lines = run("meta", CORPUS.resolve("alltypes_plain.parquet").toString(), "--columns", "id,bool_col");
