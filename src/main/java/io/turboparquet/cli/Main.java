@@ -207,7 +207,7 @@ public final class Main {
     boolean json = args.bool("json", false);
     List<String> columns = args.columns();
     boolean floor = args.bool("floor", false);
-    ScanOptions options = scanOptions(args);
+    ScanOptions options = scanOptions(args, toPath(file));
     String filterText = args.string("filter", null);
     Predicate filter;
     try {
@@ -280,7 +280,7 @@ public final class Main {
   /** The dataset's digest: each projected column's values over its files in order, as of one file. */
   private static int digest(String file, Args args, Map<String, String> env, PrintStream out) throws IOException {
     List<String> columns = args.columns();
-    ScanOptions options = scanOptions(args);
+    ScanOptions options = scanOptions(args, toPath(file));
     args.rejectUnknown();
     Path path = toPath(file);
     FileSystem fs = fileSystem(path, args, env);
@@ -331,19 +331,32 @@ public final class Main {
   }
 
   /**
+   * The scan pool's least size on a store other than local files (S3A, HDFS, the slow:// harness).
+   * Its threads only wait: each holds one read of up to 1 MiB for the store's latency plus the
+   * transfer, so B MiB/s at L s to the first byte wants about B x (L + 0.01) threads (24 for
+   * 400 MiB/s at 50 ms), where as many threads as cores reach a fraction of it. What they may
+   * hold at once stays bounded by memoryBudget. Measured in docs/benchmarks.md, "Latency-bound
+   * storage inside Drill" (standalone, scan pool 8 against 32).
+   */
+  static final int REMOTE_SCAN_THREADS = 32;
+
+  /**
    * Scan flags over the defaults. {@code --threads N} is the total parallelism: with 1 the whole
    * scan runs on the calling thread (no async reads, no parallel decode); with N > 1 pages are read
    * ahead on a scan pool of N threads and columns decode on a pool of N - 1 threads plus the calling
    * thread, which decodes too (measured on 2 cores: more decode threads than cores only adds
-   * contention; see docs/benchmarks.md). Explicit flags override what --threads implies.
+   * contention; see docs/benchmarks.md). Explicit flags override what --threads implies. On a store
+   * other than local files the scan pool has at least {@link #REMOTE_SCAN_THREADS} threads.
    */
-  static ScanOptions scanOptions(Args args) {
+  static ScanOptions scanOptions(Args args, Path path) {
     int threads = args.integer("threads", Runtime.getRuntime().availableProcessors());
     if (threads < 1) {
       throw new Args.UsageException("--threads must be at least 1");
     }
+    boolean remote = !"file".equals(path.toUri().getScheme());
     ScanOptions.Builder b = ScanOptions.builder()
-        .scanThreads(args.integer("scan-threads", threads))
+        .scanThreads(args.integer("scan-threads", remote && threads > 1 ? Math.max(threads, REMOTE_SCAN_THREADS)
+            : threads))
         .decodeThreads(args.integer("decode-threads", Math.max(1, threads - 1)))
         .asyncPageReads(args.bool("async", threads > 1))
         .parallelDecode(args.bool("parallel-decode", threads > 1))

@@ -52,6 +52,7 @@ class S3CliTest {
   private static CountingHttpProxy proxy;
   private static Path dataset;
   private static Path wide;
+  private static Path longFooter;
 
   @BeforeAll
   static void start() throws IOException {
@@ -71,6 +72,8 @@ class S3CliTest {
     wide = local.resolve("wide/wide.parquet");
     Files.createDirectories(wide.getParent());
     TestFileGenerator.wideInt64(wide, WIDE_COLUMNS, 6_000, 64 * 1024, 2L << 20, 7);
+    longFooter = wide.resolveSibling("long-footer.parquet");
+    TestFileGenerator.wideInt64(longFooter, 1000, 400, 8 * 1024, 64 * 1024, 3);
 
     s3 = S3Server.start();
     System.out.println("T s3 " + System.currentTimeMillis());
@@ -225,7 +228,7 @@ class S3CliTest {
     String key = "wide/wide.parquet";
     for (List<String> columns : Arrays.asList(null, List.of("c0", "c100", "c199"))) {
       long maxPart = ScanOptions.defaults().coalesceMaxSize();
-      long bound = 3; // the footer: its tail, the leading magic, the footer itself
+      long bound = footerGets(wide); // the footer, then the row groups' reads
       for (RowGroupMeta rg : meta.rowGroups()) {
         long bytes = 0;
         for (int c = 0; c < WIDE_COLUMNS; c++) {
@@ -257,6 +260,31 @@ class S3CliTest {
       System.out.printf("s3 scan of %d columns, %d row groups: %d GETs (bound %d), %d bytes, %d at most at once%n",
           projected, rowGroups, served.objectGets(), bound, served.objectGetBytes(), served.maxInFlight());
     }
+  }
+
+  /** GETs a footer costs: one for the file's last 256 KiB, one more for the head of a longer footer. */
+  private static long footerGets(Path file) throws IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    int length = java.nio.ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+    return length + 8 <= FooterReader.SPECULATIVE_TAIL ? 1 : 2;
+  }
+
+  /**
+   * Reading a footer makes one GET when the footer is within the file's last 256 KiB and two when it
+   * is longer (S3A reads each range with a GET of its own); the files' listing makes no GET.
+   */
+  @Test
+  void aFooterTakesOneGetOrTwo() throws IOException {
+    record Case(String key, long gets) {}
+    for (Case c : List.of(new Case("ds/part-1.parquet", 1), new Case("wide/wide.parquet", footerGets(wide)),
+        new Case("wide/long-footer.parquet", 2), new Case("ds", 3))) {
+      proxy.reset();
+      s3("meta", s3Uri(c.key()), "--json");
+      CountingHttpProxy.Counts served = proxy.counts();
+      assertEquals(c.gets(), served.objectGets(), c.key() + ": " + served);
+      System.out.printf("s3 meta of %s: %s%n", c.key(), served);
+    }
+    assertEquals(2, footerGets(longFooter), "a footer longer than the tail");
   }
 
   /**

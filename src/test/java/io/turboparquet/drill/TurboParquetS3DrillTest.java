@@ -4,6 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.FooterReader;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.scan.ScanOptions;
 import io.turboparquet.testing.CountingHttpProxy;
@@ -39,6 +40,7 @@ public class TurboParquetS3DrillTest extends ClusterTest {
   private static final int POOL = 4;
   private static final int WIDE_COLUMNS = 200;
   private static final String WIDE = "wide/wide.parquet";
+  private static final String PLANNED = "planned/wide.parquet";
   private static final String SCAN = TurboParquetRowGroupScan.OPERATOR_TYPE;
   /**
    * Buckets with the same wide file for Drill's reader, with S3A's default read policy and with its
@@ -49,6 +51,7 @@ public class TurboParquetS3DrillTest extends ClusterTest {
   private static S3Server s3;
   private static CountingHttpProxy proxy;
   private static FileMetadata wideFooter;
+  private static Path wideLocal;
 
   @BeforeClass
   public static void setup() throws Exception {
@@ -57,6 +60,7 @@ public class TurboParquetS3DrillTest extends ClusterTest {
     Files.createDirectories(wide.getParent());
     TestFileGenerator.wideInt64(wide, WIDE_COLUMNS, 3_000, 64 * 1024, 1L << 20, 11);
     wideFooter = TurboParquetDrillTest.footer(wide);
+    wideLocal = wide;
     Path li = Files.createDirectories(root.resolve("li"));
     Files.move(TestFileGenerator.lineitemLike(Files.createDirectories(root.resolve("g0")), 5_000,
         CompressionCodecName.SNAPPY, 128 * 1024).path(), li.resolve("part-0.parquet"));
@@ -71,6 +75,8 @@ public class TurboParquetS3DrillTest extends ClusterTest {
       Path copy = Files.copy(wide, wide.resolveSibling(bucket + ".parquet"));
       uploads.put(copy, "s3a://" + bucket + "/" + WIDE);
     }
+    // Read by one test only, so that its footer is not in the drillbit's cache before.
+    uploads.put(Files.copy(wide, wide.resolveSibling("planned.parquet")), S3Server.uri(PLANNED));
     for (String name : List.of("part-0.parquet", "part-1.parquet", "_SUCCESS")) {
       uploads.put(li.resolve(name), S3Server.uri("li/" + name));
     }
@@ -122,6 +128,30 @@ public class TurboParquetS3DrillTest extends ClusterTest {
       assertEquals(query + " (schema)", local.schema(), onS3.schema());
       assertEquals(query, local.rows(), onS3.rows());
     }
+  }
+
+  /**
+   * Planning a query on a file whose footer is not cached reads the footer with one GET (its last
+   * 256 KiB hold it); the next plan reads none.
+   */
+  @Test
+  public void aFooterCostsPlanningOneGet() throws Exception {
+    assertTrue("a footer within the tail", footerLength(wideLocal) + 8 <= FooterReader.SPECULATIVE_TAIL);
+    String sql = "select c0, c1 from s3.data.`" + PLANNED + "`";
+    proxy.reset();
+    client.queryBuilder().sql(sql).explainText();
+    CountingHttpProxy.Counts cold = proxy.counts();
+    assertEquals(cold.toString(), 1, cold.objectGets());
+    proxy.reset();
+    client.queryBuilder().sql(sql).explainText();
+    CountingHttpProxy.Counts warm = proxy.counts();
+    assertEquals(warm.toString(), 0, warm.objectGets());
+    System.out.println("S3 requests planning `" + sql + "`: footer not cached " + cold + ", cached " + warm);
+  }
+
+  private static int footerLength(Path file) throws java.io.IOException {
+    byte[] bytes = Files.readAllBytes(file);
+    return java.nio.ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
   }
 
   /**
