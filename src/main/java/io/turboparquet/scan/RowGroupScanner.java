@@ -76,7 +76,7 @@ final class RowGroupScanner implements AutoCloseable {
   private long lateRowsJudged;
   private long lateRowsDecoded;
   /** Decisions (rows passed over, or a batch returned) before late materialization may be given up. */
-  private static final int LATE_TRIAL_BATCHES = 8;
+  private static final int LATE_TRIAL_DECISIONS = 8;
   /**
    * A batch with candidates is cut to the rows from its first candidate to its last when the rows
    * before or after them are at least this share (1/n) of it: the other columns pass over them
@@ -297,7 +297,7 @@ final class RowGroupScanner implements AutoCloseable {
 
   /**
    * Counts a decision of late materialization: {@code rows} rows judged, {@code decoded} of them
-   * decoded in every column. After {@link #LATE_TRIAL_BATCHES} decisions, gives late
+   * decoded in every column. After {@link #LATE_TRIAL_DECISIONS} decisions, gives late
    * materialization up for the rest of the row group when more than half the rows judged were
    * decoded anyway, so that a filter that skips little costs no more than the first few batches
    * (and decoding ahead comes back).
@@ -306,7 +306,7 @@ final class RowGroupScanner implements AutoCloseable {
     lateDecisions++;
     lateRowsJudged += rows;
     lateRowsDecoded += decoded;
-    if (lateDecisions == LATE_TRIAL_BATCHES && 2 * lateRowsDecoded > lateRowsJudged) {
+    if (lateDecisions == LATE_TRIAL_DECISIONS && 2 * lateRowsDecoded > lateRowsJudged) {
       late = null;
     }
   }
