@@ -189,21 +189,7 @@ final class ColumnChunkReader implements AutoCloseable {
             + " the scan wants", null);
       }
     }
-    int k = (int) (target - (pageFirstRow + entryIndex));
-    if (k > 0) {
-      int defined = k;
-      if (maxDef > 0) {
-        defined = 0;
-        byte[] d = defs;
-        for (int i = entryIndex; i < entryIndex + k; i++) {
-          defined += (d[i] & 0xFF) == maxDef ? 1 : 0;
-        }
-      }
-      if (defined > 0) {
-        decoder.skip(defined);
-      }
-      entryIndex += k;
-    }
+    skipEntriesTo((int) (target - pageFirstRow));
     rowPosition = target;
   }
 
@@ -237,20 +223,31 @@ final class ColumnChunkReader implements AutoCloseable {
         }
         i++;
       }
-      int defined = 0;
-      byte[] d = defs;
-      for (int j = entryIndex; j < i; j++) {
-        defined += (d[j] & 0xFF) == maxDef ? 1 : 0;
-      }
-      if (defined > 0) {
-        decoder.skip(defined);
-      }
-      entryIndex = i;
+      skipEntriesTo(i);
       if (i < pageEntries) {
         break;
       }
     }
     rowPosition = target;
+  }
+
+  /** Passes over the page's entries from the current one to {@code end}: their defined values are skipped by the decoder. */
+  private void skipEntriesTo(int end) {
+    int defined = maxDef == 0 ? end - entryIndex : definedIn(entryIndex, end);
+    if (defined > 0) {
+      decoder.skip(defined);
+    }
+    entryIndex = end;
+  }
+
+  /** Defined values among the page's entries {@code [from, to)}. */
+  private int definedIn(int from, int to) {
+    int defined = 0;
+    byte[] d = defs;
+    for (int j = from; j < to; j++) {
+      defined += (d[j] & 0xFF) == maxDef ? 1 : 0;
+    }
+    return defined;
   }
 
   private void readFlat(int rows) throws IOException {
@@ -600,13 +597,9 @@ final class ColumnChunkReader implements AutoCloseable {
   private int copyLevels(int start, int k, int at) {
     repOut = ensure(repOut, at + k);
     repOut.setBytes(at, reps, start, k);
-    int defined = 0;
-    byte[] d = defs;
-    for (int j = start; j < start + k; j++) {
-      defined += (d[j] & 0xFF) == maxDef ? 1 : 0;
-    }
+    int defined = definedIn(start, start + k);
     defOut = ensure(defOut, at + k);
-    defOut.setBytes(at, d, start, k);
+    defOut.setBytes(at, defs, start, k);
     if (defined > 0) {
       decoder.read(sink, defined);
     }
