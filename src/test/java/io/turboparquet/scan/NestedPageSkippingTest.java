@@ -1,15 +1,13 @@
 package io.turboparquet.scan;
 
+import static io.turboparquet.scan.PageIndexSkippingTest.scan;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.buffer.ByteBuf;
 import io.turboparquet.filter.Predicate;
-import io.turboparquet.format.ColumnDescriptor;
-import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.ParquetCorruptionException;
-import io.turboparquet.io.TrackingBufferSource;
+import io.turboparquet.scan.PageIndexSkippingTest.Rows;
 import io.turboparquet.testing.FooterRewrite;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -17,8 +15,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -58,7 +54,6 @@ public class NestedPageSkippingTest {
   @TempDir static Path dir;
   static Path v1;
   static Path v2;
-  static ScanHarness harness;
 
   @BeforeAll
   static void write() throws IOException {
@@ -66,12 +61,12 @@ public class NestedPageSkippingTest {
     v2 = dir.resolve("nested-v2.parquet");
     write(v1, 30_000, false, 3);
     write(v2, 20_000, true, 4);
-    harness = new ScanHarness();
+    PageIndexSkippingTest.harness = new ScanHarness();
   }
 
   @AfterAll
   static void close() {
-    harness.close();
+    PageIndexSkippingTest.harness.close();
   }
 
   /** key = row, sorted; lists of 0-5 strings (some null), structs with a repeated field, nulls at every level. */
@@ -117,91 +112,6 @@ public class NestedPageSkippingTest {
         w.write(g);
       }
     }
-  }
-
-  /** One scan: each row (row group << 40 | row) as its columns' bytes: a flat value, or a record's levels and values. */
-  record Rows(Map<Long, List<byte[]>> rows, ScanMetrics metrics) {}
-
-  static Rows scan(Path file, Predicate filter, ScanOptions options) throws IOException {
-    TrackingBufferSource buffers = new TrackingBufferSource();
-    ScanMetrics metrics = new ScanMetrics();
-    ScanContext context = harness.context(options, buffers, metrics);
-    org.apache.hadoop.fs.Path path = ScanHarness.hadoopPath(file);
-    FileMetadata meta = ParquetFileScanner.readMetadata(context, path);
-    Map<Long, List<byte[]>> rows = new LinkedHashMap<>();
-    try (ParquetFileScanner s = ParquetFileScanner.open(context, path, meta, null, filter)) {
-      Batch b;
-      while ((b = s.next()) != null) {
-        List<List<byte[]>> columns = new ArrayList<>();
-        for (ColumnBatch c : b.columns()) {
-          columns.add(c.column().isFlat() ? flat(c) : records(c));
-        }
-        for (int r = 0; r < b.rows(); r++) {
-          List<byte[]> row = new ArrayList<>();
-          for (List<byte[]> c : columns) {
-            row.add(c.get(r));
-          }
-          long key = ((long) b.rowGroup() << 40) + b.firstRow() + r;
-          assertTrue(rows.put(key, row) == null, "row " + key + " returned twice");
-        }
-        s.decodeAhead();
-      }
-    }
-    assertEquals(0, buffers.outstanding(), "buffers leaked");
-    return new Rows(rows, metrics);
-  }
-
-  private static List<byte[]> flat(ColumnBatch c) {
-    List<byte[]> out = new ArrayList<>();
-    for (int r = 0; r < c.rowCount(); r++) {
-      out.add(PageIndexSkippingTest.value(c, r));
-    }
-    return out;
-  }
-
-  /** Each record of a nested column: per entry its repetition and definition level, then the value if defined. */
-  private static List<byte[]> records(ColumnBatch c) {
-    ColumnDescriptor d = c.column();
-    ByteBuf reps = c.repetitionLevels();
-    ByteBuf defs = c.definitionLevels();
-    List<byte[]> out = new ArrayList<>();
-    ByteArrayOutputStream record = null;
-    int value = 0;
-    for (int e = 0; e < c.entryCount(); e++) {
-      if (reps.getByte(e) == 0) {
-        if (record != null) {
-          out.add(record.toByteArray());
-        }
-        record = new ByteArrayOutputStream();
-      }
-      int def = defs.getByte(e) & 0xFF;
-      record.write(reps.getByte(e));
-      record.write(def);
-      if (def == d.maxDefinitionLevel()) {
-        byte[] v = valueAt(c, value++);
-        record.write(v.length);
-        record.writeBytes(v);
-      }
-    }
-    if (record != null) {
-      out.add(record.toByteArray());
-    }
-    assertEquals(c.rowCount(), out.size(), d.dottedPath() + ": records in the batch");
-    assertEquals(c.nonNullCount(), value, d.dottedPath() + ": defined values in the batch");
-    return out;
-  }
-
-  private static byte[] valueAt(ColumnBatch c, int i) {
-    var v = c.values();
-    if (v.isVariableWidth()) {
-      int from = v.offsets().getIntLE(4 * i);
-      byte[] out = new byte[v.offsets().getIntLE(4 * i + 4) - from];
-      v.values().getBytes(from, out);
-      return out;
-    }
-    byte[] out = new byte[v.width()];
-    v.values().getBytes(i * v.width(), out);
-    return out;
   }
 
   private static long key(List<byte[]> row) {

@@ -4,10 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.ByteBuf;
 import io.turboparquet.decode.ValueSink;
 import io.turboparquet.filter.Literal;
-import io.turboparquet.filter.Predicate;
 import io.turboparquet.filter.Predicate.Op;
+import io.turboparquet.filter.Predicate;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.io.TrackingBufferSource;
@@ -83,10 +84,14 @@ class PageIndexSkippingTest {
       columns = s.projection();
       Batch b;
       while ((b = s.next()) != null) {
+        List<List<byte[]>> values = new ArrayList<>();
+        for (ColumnBatch c : b.columns()) {
+          values.add(c.column().isFlat() ? flat(c) : records(c));
+        }
         for (int r = 0; r < b.rows(); r++) {
           List<byte[]> row = new ArrayList<>();
-          for (ColumnBatch c : b.columns()) {
-            row.add(value(c, r));
+          for (List<byte[]> c : values) {
+            row.add(c.get(r));
           }
           long key = ((long) b.rowGroup() << 40) + b.firstRow() + r;
           assertTrue(rows.put(key, row) == null, "row " + key + " returned twice");
@@ -98,21 +103,63 @@ class PageIndexSkippingTest {
     return new Rows(rows, columns, metrics, meta.numRows());
   }
 
-  static byte[] value(ColumnBatch c, int row) {
-    if (c.validity() != null && c.validity().getByte(row) == 0) {
-      return null;
+  private static List<byte[]> flat(ColumnBatch c) {
+    List<byte[]> out = new ArrayList<>();
+    for (int r = 0; r < c.rowCount(); r++) {
+      out.add(value(c, r));
     }
-    ValueSink v = c.values();
+    return out;
+  }
+
+  /** Each record of a nested column: per entry its repetition and definition level, then the value if defined. */
+  private static List<byte[]> records(ColumnBatch c) {
+    ByteBuf reps = c.repetitionLevels();
+    ByteBuf defs = c.definitionLevels();
+    List<byte[]> out = new ArrayList<>();
+    java.io.ByteArrayOutputStream record = null;
+    int value = 0;
+    for (int e = 0; e < c.entryCount(); e++) {
+      if (reps.getByte(e) == 0) {
+        if (record != null) {
+          out.add(record.toByteArray());
+        }
+        record = new java.io.ByteArrayOutputStream();
+      }
+      int def = defs.getByte(e) & 0xFF;
+      record.write(reps.getByte(e));
+      record.write(def);
+      if (def == c.column().maxDefinitionLevel()) {
+        byte[] v = valueAt(c.values(), value++);
+        record.write(v.length);
+        record.writeBytes(v);
+      }
+    }
+    if (record != null) {
+      out.add(record.toByteArray());
+    }
+    assertEquals(c.rowCount(), out.size(), c.column().dottedPath() + ": records in the batch");
+    assertEquals(c.nonNullCount(), value, c.column().dottedPath() + ": defined values in the batch");
+    return out;
+  }
+
+  /** Slot {@code i} of a batch's values. */
+  private static byte[] valueAt(ValueSink v, int i) {
     if (v.isVariableWidth()) {
-      int from = v.offsets().getIntLE(4 * row);
-      int to = v.offsets().getIntLE(4 * row + 4);
-      byte[] out = new byte[to - from];
+      int from = v.offsets().getIntLE(4 * i);
+      byte[] out = new byte[v.offsets().getIntLE(4 * i + 4) - from];
       v.values().getBytes(from, out);
       return out;
     }
     byte[] out = new byte[v.width()];
-    v.values().getBytes(row * v.width(), out);
+    v.values().getBytes(i * v.width(), out);
     return out;
+  }
+
+  static byte[] value(ColumnBatch c, int row) {
+    if (c.validity() != null && c.validity().getByte(row) == 0) {
+      return null;
+    }
+    return valueAt(c.values(), row);
   }
 
   /**
