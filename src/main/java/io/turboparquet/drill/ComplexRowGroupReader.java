@@ -44,7 +44,8 @@ final class ComplexRowGroupReader {
       CacheBuilder.newBuilder().weakKeys().maximumSize(16).build();
 
   private final ParquetMetadata footer;
-  private final List<SchemaPath> columns;
+  /** The file's DRILL-4203 date status ({@link DateCorrection}), which Drill's converters apply. */
+  private final ParquetReaderUtility.DateCorruptionStatus dates;
   private final ComplexProjection projection;
   /** The file's leaves the projection reads, in the order of parquet-java's projected schema. */
   private final List<io.turboparquet.format.ColumnDescriptor> leaves = new ArrayList<>();
@@ -53,11 +54,11 @@ final class ComplexRowGroupReader {
   private DrillParquetRecordMaterializer materializer;
   private RecordAssembler assembler;
 
-  private ComplexRowGroupReader(OptionManager options, Path path, FileMetadata metadata, ParquetMetadata footer,
-      List<SchemaPath> columns, boolean star) {
+  private ComplexRowGroupReader(OptionManager options, ParquetReaderUtility.DateCorruptionStatus dates, Path path,
+      FileMetadata metadata, ParquetMetadata footer, List<SchemaPath> columns, boolean star) {
     this.options = options;
+    this.dates = dates;
     this.footer = footer;
-    this.columns = columns;
     this.batchSize = (int) Math.max(1, Math.min(ValueVector.MAX_ROW_COUNT - 1,
         options.getLong(ExecConstants.PARQUET_COMPLEX_BATCH_NUM_RECORDS)));
     this.projection = ComplexProjection.of(footer.getFileMetaData().getSchema(), columns, star);
@@ -76,8 +77,8 @@ final class ComplexRowGroupReader {
    * files with a group or a repeated field pay for converting our footer to parquet-java's, whose
    * schema Drill's converters take.
    */
-  static ComplexRowGroupReader open(OptionManager options, Path path, FileMetadata metadata,
-      List<SchemaPath> columns, boolean star) throws IOException {
+  static ComplexRowGroupReader open(OptionManager options, ParquetReaderUtility.DateCorruptionStatus dates,
+      Path path, FileMetadata metadata, List<SchemaPath> columns, boolean star) throws IOException {
     if (columns.isEmpty()) {
       return null; // count(*): row counts only
     }
@@ -89,7 +90,7 @@ final class ComplexRowGroupReader {
     if (!newReader && !ParquetReaderUtility.containsComplexColumn(footer, columns)) {
       return null;
     }
-    return new ComplexRowGroupReader(options, path, metadata, footer, columns, star);
+    return new ComplexRowGroupReader(options, dates, path, metadata, footer, columns, star);
   }
 
   /**
@@ -132,9 +133,6 @@ final class ComplexRowGroupReader {
     if (leaves.isEmpty()) {
       return; // only columns the file lacks
     }
-    boolean autoCorrectDates = ParquetReaderConfig.builder().withOptions(options).build().autoCorrectCorruptedDates();
-    ParquetReaderUtility.DateCorruptionStatus dates =
-        ParquetReaderUtility.detectCorruptDates(footer, columns, autoCorrectDates);
     materializer = new DrillParquetRecordMaterializer(output, projection.schema(), projection.found(), options, dates);
     assembler = new RecordAssembler(projection.schema(), materializer.getRootConverter(), leaves);
   }

@@ -14,6 +14,7 @@ import org.apache.drill.common.types.TypeProtos.MinorType;
 import org.apache.drill.common.types.Types;
 import org.apache.drill.exec.exception.OutOfMemoryException;
 import org.apache.drill.exec.exception.OversizedAllocationException;
+import org.apache.drill.exec.store.parquet.ParquetReaderUtility;
 import org.apache.drill.exec.vector.BaseDataValueVector;
 import org.apache.drill.exec.vector.FixedWidthVector;
 import org.apache.drill.exec.vector.NullableIntVector;
@@ -41,6 +42,10 @@ final class DrillColumn {
     COPY,
     /** INT32 days to DATE's int64 milliseconds. */
     DAYS_TO_MILLIS,
+    /** The same from a file of Drill before 1.9, every date shifted (DRILL-4203): shifted back. */
+    SHIFTED_DAYS_TO_MILLIS,
+    /** The same from a file that may be such a file: dates beyond Drill's threshold shifted back, as Drill's reader. */
+    SUSPECT_DAYS_TO_MILLIS,
     /** INT64 microseconds to TIMESTAMP's int64 milliseconds (truncating, as Drill's reader). */
     MICROS_TO_MILLIS,
     /** INT64 microseconds to TIME's int32 milliseconds. */
@@ -86,9 +91,8 @@ final class DrillColumn {
         || conversion == Conversion.LONG_TO_DECIMAL;
   }
 
-  /** The Drill column for a flat Parquet column; options as Drill's own reader reads them. */
-  static DrillColumn of(ColumnDescriptor c, boolean timestampMicrosAsInt64, boolean timeMicrosAsInt64,
-      boolean int96AsTimestamp) {
+  /** The Drill column for a flat Parquet column, read as Drill's own reader reads it. */
+  static DrillColumn of(ColumnDescriptor c, DrillPredicates.Reading reading) {
     if (!c.isFlat() || c.path().size() > 1) {
       throw nested(c);
     }
@@ -118,7 +122,11 @@ final class DrillColumn {
             new DrillColumn(c, Types.withMode(MinorType.INT, mode), Conversion.COPY);
         case "UINT_8", "UINT_16", "UINT_32", "INTEGER(8,FALSE)", "INTEGER(16,FALSE)", "INTEGER(32,FALSE)" ->
             new DrillColumn(c, Types.withMode(MinorType.UINT4, mode), Conversion.COPY);
-        case "DATE" -> new DrillColumn(c, Types.withMode(MinorType.DATE, mode), Conversion.DAYS_TO_MILLIS);
+        case "DATE" -> new DrillColumn(c, Types.withMode(MinorType.DATE, mode), switch (reading.dates()) {
+          case META_SHOWS_NO_CORRUPTION -> Conversion.DAYS_TO_MILLIS;
+          case META_SHOWS_CORRUPTION -> Conversion.SHIFTED_DAYS_TO_MILLIS;
+          case META_UNCLEAR_TEST_VALUES -> Conversion.SUSPECT_DAYS_TO_MILLIS;
+        });
         case "TIME_MILLIS", "TIME(MILLIS,TRUE)", "TIME(MILLIS,FALSE)" ->
             new DrillColumn(c, Types.withMode(MinorType.TIME, mode), Conversion.COPY);
         default -> throw unsupported(c);
@@ -130,15 +138,15 @@ final class DrillColumn {
         case "UINT_64", "INTEGER(64,FALSE)" -> new DrillColumn(c, Types.withMode(MinorType.UINT8, mode), Conversion.COPY);
         case "TIMESTAMP_MILLIS", "TIMESTAMP(MILLIS,TRUE)", "TIMESTAMP(MILLIS,FALSE)" ->
             new DrillColumn(c, Types.withMode(MinorType.TIMESTAMP, mode), Conversion.COPY);
-        case "TIMESTAMP_MICROS", "TIMESTAMP(MICROS,TRUE)", "TIMESTAMP(MICROS,FALSE)" -> timestampMicrosAsInt64
+        case "TIMESTAMP_MICROS", "TIMESTAMP(MICROS,TRUE)", "TIMESTAMP(MICROS,FALSE)" -> reading.timestampMicrosAsInt64()
             ? new DrillColumn(c, Types.withMode(MinorType.BIGINT, mode), Conversion.COPY)
             : new DrillColumn(c, Types.withMode(MinorType.TIMESTAMP, mode), Conversion.MICROS_TO_MILLIS);
-        case "TIME_MICROS", "TIME(MICROS,TRUE)", "TIME(MICROS,FALSE)" -> timeMicrosAsInt64
+        case "TIME_MICROS", "TIME(MICROS,TRUE)", "TIME(MICROS,FALSE)" -> reading.timeMicrosAsInt64()
             ? new DrillColumn(c, Types.withMode(MinorType.BIGINT, mode), Conversion.COPY)
             : new DrillColumn(c, Types.withMode(MinorType.TIME, mode), Conversion.MICROS_TO_MILLIS_INT);
         default -> throw unsupported(c);
       };
-      case INT96 -> int96AsTimestamp
+      case INT96 -> reading.int96AsTimestamp()
           ? new DrillColumn(c, Types.withMode(MinorType.TIMESTAMP, mode), Conversion.INT96_TO_MILLIS)
           : new DrillColumn(c, Types.withMode(MinorType.VARBINARY, mode), Conversion.FIXED_TO_VARIABLE);
       case BYTE_ARRAY -> switch (logical) {
@@ -197,6 +205,19 @@ final class DrillColumn {
         long out = fixedOutput(vector, values, rows, 8);
         for (int i = 0; i < rows; i++) {
           PlatformDependent.putLong(out + 8L * i, PlatformDependent.getInt(in + 4L * i) * MILLIS_PER_DAY);
+        }
+      }
+      case SHIFTED_DAYS_TO_MILLIS, SUSPECT_DAYS_TO_MILLIS -> {
+        long in = input(src, rows, 4);
+        long out = fixedOutput(vector, values, rows, 8);
+        long threshold = conversion == Conversion.SHIFTED_DAYS_TO_MILLIS ? Long.MIN_VALUE
+            : ParquetReaderUtility.DATE_CORRUPTION_THRESHOLD;
+        for (int i = 0; i < rows; i++) {
+          long days = PlatformDependent.getInt(in + 4L * i);
+          if (days > threshold) {
+            days -= ParquetReaderUtility.CORRECT_CORRUPT_DATE_SHIFT;
+          }
+          PlatformDependent.putLong(out + 8L * i, days * MILLIS_PER_DAY);
         }
       }
       case MICROS_TO_MILLIS -> {

@@ -34,6 +34,7 @@ import org.apache.drill.common.types.Types;
 import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.exec.server.options.OptionManager;
 import org.apache.drill.exec.store.ColumnExplorer;
+import org.apache.drill.exec.store.parquet.ParquetReaderUtility.DateCorruptionStatus;
 
 /**
  * The filter Drill pushes into the scan ({@code TurboParquetRowGroupScan.getFilter()}) as the core's
@@ -97,13 +98,17 @@ final class DrillPredicates {
   private record Value(MinorType type, Object value) {}
 
   /**
-   * How Drill reads a file's columns: the session options {@link DrillColumn#of} takes (they decide
-   * the types Drill compares), and the names Drill takes for its implicit, internal and partition
-   * columns, which hide a file's column of the same name (ignoring case).
+   * How Drill reads a file's columns: the session options and the file's date correction that
+   * {@link DrillColumn#of} takes (they decide the types and values Drill compares), and the names
+   * Drill takes for its implicit, internal and partition columns, which hide a file's column of the
+   * same name (ignoring case).
+   *
+   * @param dates the file's DRILL-4203 date status ({@link DateCorrection}): unless the file's dates
+   *     are read as stored, no predicate judges them (their order differs from the values Drill sees)
    */
   record Reading(boolean timestampMicrosAsInt64, boolean timeMicrosAsInt64, boolean int96AsTimestamp,
-      java.util.function.Predicate<String> implicit) {
-    /** As the session's options say. */
+      java.util.function.Predicate<String> implicit, DateCorruptionStatus dates) {
+    /** As the session's options say, for a file whose dates are read as stored. */
     static Reading of(OptionManager options) {
       Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
       names.addAll(ColumnExplorer.initImplicitFileColumns(options).keySet());
@@ -112,7 +117,19 @@ final class DrillPredicates {
       return new Reading(options.getBoolean(ExecConstants.PARQUET_READER_TIMESTAMP_MICROS_AS_INT64),
           options.getBoolean(ExecConstants.PARQUET_READER_TIME_MICROS_AS_INT64),
           options.getBoolean(ExecConstants.PARQUET_READER_INT96_AS_TIMESTAMP),
-          name -> names.contains(name) || ColumnExplorer.isPartitionColumn(partition, name));
+          name -> names.contains(name) || ColumnExplorer.isPartitionColumn(partition, name),
+          DateCorruptionStatus.META_SHOWS_NO_CORRUPTION);
+    }
+
+    /** The same reading of a file with the given date status. */
+    Reading withDates(DateCorruptionStatus status) {
+      return status == dates ? this
+          : new Reading(timestampMicrosAsInt64, timeMicrosAsInt64, int96AsTimestamp, implicit, status);
+    }
+
+    /** Whether the file's DATE values reach Drill as stored. */
+    boolean datesAsStored() {
+      return dates == DateCorruptionStatus.META_SHOWS_NO_CORRUPTION;
     }
   }
 
@@ -240,8 +257,7 @@ final class DrillPredicates {
     }
     MajorType type;
     try {
-      type = DrillColumn.of(c, reading.timestampMicrosAsInt64(), reading.timeMicrosAsInt64(),
-          reading.int96AsTimestamp()).type();
+      type = DrillColumn.of(c, reading).type();
     } catch (RuntimeException e) { // a column our reader does not read: the query fails anyway
       return null;
     }
@@ -253,7 +269,8 @@ final class DrillPredicates {
           ? compare(c, op, new Literal(Literal.Kind.BOOLEAN, v.value().toString())) : null;
       case VARCHAR, VARBINARY -> v.type() == MinorType.VARCHAR // bytes, compared unsigned by both
           ? compare(c, op, new Literal(Literal.Kind.STRING, (String) v.value())) : null;
-      case DATE, TIMESTAMP, TIME -> temporal(c, op, v, type.getMinorType());
+      case DATE -> reading.datesAsStored() ? temporal(c, op, v, MinorType.DATE) : null;
+      case TIMESTAMP, TIME -> temporal(c, op, v, type.getMinorType());
       default -> null;
     };
     return p != null && binds(p) ? p : null;

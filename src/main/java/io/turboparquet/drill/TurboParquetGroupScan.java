@@ -45,9 +45,9 @@ import org.apache.hadoop.fs.Path;
  * or Metastore where the table has one; the specific scan it hands each fragment is ours. Mirrors Drill's own ParquetGroupScan, whose copy constructors are private (so it cannot
  * be extended), metadata cache and Drill Metastore included.
  *
- * <p>Drill's metadata layer is told not to correct the corrupt dates of old Drill-written files:
- * our reader returns them as stored, and statistics must describe the values read or run-time and
- * planning-time pruning could drop rows the scan would return.
+ * <p>Dates of files Drill wrote before 1.9 are corrected as Drill's own scan corrects them (the
+ * format's {@code autoCorrectCorruptDates}): in Drill's statistics and metadata cache here, and in
+ * the values our reader returns ({@link DateCorrection}), so that pruning judges what is read.
  */
 @JsonTypeName("turbo-parquet-scan")
 public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
@@ -81,7 +81,7 @@ public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
         .withCacheFileRoot(cacheFileRoot)
         .withReaderConfig(readerConfig)
         .withFileSystem(fs)
-        .withCorrectCorruptedDates(false)
+        .withCorrectCorruptedDates(formatPlugin.getConfig().isAutoCorrectCorruptDates())
         .withSchema(schema)
         .build();
     ParquetTableMetadataProvider provider = (ParquetTableMetadataProvider) this.metadataProvider;
@@ -105,7 +105,7 @@ public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
         .withSelection(selection)
         .withReaderConfig(readerConfig)
         .withFileSystem(fs)
-        .withCorrectCorruptedDates(false)
+        .withCorrectCorruptedDates(formatPlugin.getConfig().isAutoCorrectCorruptDates())
         .build();
     this.usedMetadataCache = provider.isUsedMetadataCache();
     this.usedMetastore = source.usesMetastore();

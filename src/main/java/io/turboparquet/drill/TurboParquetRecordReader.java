@@ -53,6 +53,8 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
   private final long rowsToRead;
   private final OptionManager options;
   private final TurboParquetFormatConfig config;
+  /** How the file's columns are read: session options and the file's date correction. */
+  private final DrillPredicates.Reading reading;
   private final List<DrillColumn> columns = new ArrayList<>();
   private final List<ValueVector> vectors = new ArrayList<>();
   private final List<NullableIntVector> missing = new ArrayList<>();
@@ -67,10 +69,11 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
   private long variableWidthNanos;
   private long processNanos;
 
-  TurboParquetRecordReader(OptionManager options, TurboParquetFormatConfig config, Path path, FileMetadata metadata,
-      int rowGroupIndex, long numRecordsToRead, List<SchemaPath> projection) {
+  TurboParquetRecordReader(OptionManager options, TurboParquetFormatConfig config, DrillPredicates.Reading reading,
+      Path path, FileMetadata metadata, int rowGroupIndex, long numRecordsToRead, List<SchemaPath> projection) {
     this.options = options;
     this.config = config;
+    this.reading = reading;
     this.path = path;
     this.metadata = metadata;
     this.rowGroupIndex = rowGroupIndex;
@@ -88,7 +91,7 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
   RowGroupRead plan(Filter filter) {
     try {
       RowGroupMeta rowGroup = rowGroupIndex < 0 ? null : metadata.rowGroups().get(rowGroupIndex);
-      complex = ComplexRowGroupReader.open(options, path, metadata,
+      complex = ComplexRowGroupReader.open(options, reading.dates(), path, metadata,
           isSkipQuery() ? List.of() : new ArrayList<>(getColumns()), isStarQuery());
       List<ColumnDescriptor> leaves;
       ScanOptions scanOptions;
@@ -97,11 +100,8 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
         scanOptions = DrillScanOptions.of(options, config, rowGroup, List.of()).toBuilder()
             .batchSize(complex.batchSize()).build();
       } else {
-        boolean microsTimestamp = options.getBoolean(ExecConstants.PARQUET_READER_TIMESTAMP_MICROS_AS_INT64);
-        boolean microsTime = options.getBoolean(ExecConstants.PARQUET_READER_TIME_MICROS_AS_INT64);
-        boolean int96 = options.getBoolean(ExecConstants.PARQUET_READER_INT96_AS_TIMESTAMP);
         for (ColumnDescriptor c : flatColumns()) {
-          columns.add(DrillColumn.of(c, microsTimestamp, microsTime, int96));
+          columns.add(DrillColumn.of(c, reading));
         }
         leaves = columns.stream().map(DrillColumn::column).toList();
         scanOptions = DrillScanOptions.of(options, config, rowGroup, leaves);

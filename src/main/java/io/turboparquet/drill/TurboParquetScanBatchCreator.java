@@ -59,7 +59,8 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
     FooterCache footerCache = FooterCache.of(scan.getFormatPlugin().getContext());
     Map<Path, FileMetadata> footers = new HashMap<>();
     Map<Path, Optional<Filter>> filters = new HashMap<>();
-    DrillPredicates.Reading reading = DrillPredicates.Reading.of(context.getOptions());
+    Map<Path, DrillPredicates.Reading> readings = new HashMap<>(); // per file: dates differ
+    DrillPredicates.Reading session = DrillPredicates.Reading.of(context.getOptions());
     List<TurboParquetRecordReader> readers = new ArrayList<>();
     List<RowGroupRead> reads = new ArrayList<>();
     List<Map<String, String>> implicitColumns = new ArrayList<>();
@@ -78,8 +79,10 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
         }
         rows = 0; // every row group pruned: one reader still gives the schema, as Drill's does
       }
+      DrillPredicates.Reading reading = readings.computeIfAbsent(entry.getPath(),
+          p -> reading(session, p, metadata, rowGroupScan));
       TurboParquetRecordReader reader = new TurboParquetRecordReader(context.getOptions(), scan.getFormatConfig(),
-          entry.getPath(), metadata, entry.getRowGroupIndex(), rows, rowGroupScan.getColumns());
+          reading, entry.getPath(), metadata, entry.getRowGroupIndex(), rows, rowGroupScan.getColumns());
       Filter filter = filters.computeIfAbsent(entry.getPath(),
           p -> Optional.ofNullable(filter(rowGroupScan.getFilter(), metadata, reading))).orElse(null);
       reads.add(reader.plan(filter));
@@ -121,6 +124,16 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
   private static Filter filter(LogicalExpression expression, FileMetadata metadata, DrillPredicates.Reading reading) {
     Predicate predicate = DrillPredicates.of(expression, metadata.schema(), reading);
     return predicate == null ? null : Filter.bind(predicate, metadata.schema());
+  }
+
+  /** How the file's columns are read: the session's options and the file's date correction. */
+  private static DrillPredicates.Reading reading(DrillPredicates.Reading session, Path path, FileMetadata metadata,
+      TurboParquetRowGroupScan scan) {
+    try {
+      return session.withDates(DateCorrection.of(metadata, scan.getColumns(), scan.getReaderConfig()));
+    } catch (IOException | RuntimeException e) {
+      throw FooterCache.unreadable(path, e);
+    }
   }
 
   /** The file's footer from the drillbit's cache: planning has usually decoded it already. */

@@ -13,6 +13,7 @@ import io.turboparquet.format.Schema;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.drill.exec.store.parquet.ParquetReaderUtility.DateCorruptionStatus;
 import org.apache.drill.common.expression.ExpressionPosition;
 import org.apache.drill.common.expression.FunctionCallFactory;
 import org.apache.drill.common.expression.IfExpression;
@@ -57,9 +58,9 @@ class DrillPredicatesTest {
       col("dir1", PhysicalType.INT32, 0, null)));
   /** Drill's defaults, for the names this schema uses. */
   private static final DrillPredicates.Reading READING = new DrillPredicates.Reading(false, false, false,
-      name -> name.equalsIgnoreCase("filename") || name.matches("dir[0-9]+"));
+      name -> name.equalsIgnoreCase("filename") || name.matches("dir[0-9]+"), DateCorruptionStatus.META_SHOWS_NO_CORRUPTION);
   private static final DrillPredicates.Reading MICROS_AS_INT64 = new DrillPredicates.Reading(true, false, false,
-      READING.implicit());
+      READING.implicit(), READING.dates());
 
   private static ColumnDescriptor col(String name, PhysicalType type, int length, String logical) {
     return add(new ColumnDescriptor(COLUMNS.size(), List.of(name), type, length, Repetition.OPTIONAL, 1, 0, logical));
@@ -290,6 +291,19 @@ class DrillPredicatesTest {
         ValueExpressions.getDate(1578009600000L)), false));
     assertEquals("tsm > 1578009600001", of(call("greater_than", SchemaPath.getSimplePath("tsm"),
         ValueExpressions.getTimeStamp(1578009600001L)), false));
+  }
+
+  @Test
+  void datesOfAFileWithShiftedDatesAreNotJudged() {
+    LogicalExpression e = LogicalExpressionParser.parse(
+        "booleanAnd(equal(`d`, '2020-01-05'), greater_than(`i32`, 3))");
+    assertEquals("d = DATE '2020-01-05' AND i32 > 3", DrillPredicates.of(e, SCHEMA, READING).toString());
+    for (DateCorruptionStatus shifted : List.of(DateCorruptionStatus.META_SHOWS_CORRUPTION,
+        DateCorruptionStatus.META_UNCLEAR_TEST_VALUES)) {
+      assertEquals("i32 > 3", DrillPredicates.of(e, SCHEMA, READING.withDates(shifted)).toString(), shifted.name());
+      assertNull(DrillPredicates.of(LogicalExpressionParser.parse("less_than(`d`, '2020-01-05')"), SCHEMA,
+          READING.withDates(shifted)));
+    }
   }
 
   @Test
