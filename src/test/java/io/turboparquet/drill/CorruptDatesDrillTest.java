@@ -46,6 +46,7 @@ public class CorruptDatesDrillTest extends ClusterTest {
     Path root = dirTestWatcher.getRootDir().toPath();
     copyDrillResources(DATES + "/", root.resolve("dates"));
     copyDrillResources("parquetFilterPush/dateTblCorrupted/", root.resolve("dateTblCorrupted"));
+    copyDrillResources(DATES + "/partitioned_with_corruption_4203/", root.resolve("cached"));
     writeShiftedDates(root.resolve("shifted.parquet"));
   }
 
@@ -135,6 +136,16 @@ public class CorruptDatesDrillTest extends ClusterTest {
       String plan = client.queryBuilder().sql(String.format(sql, TurboParquetFormatConfig.NAME)).explainText();
       assertTrue(plan, plan.contains("TurboParquetGroupScan"));
     }
+  }
+
+  /** A metadata cache written by Drill's refresh (its statistics corrected) plans the same scans. */
+  @Test
+  public void metadataCacheOfShiftedDates() throws Exception {
+    List<String> refreshed = Result.of(client, "refresh table metadata tdfs.`cached`").cells().get(0);
+    assertEquals(refreshed.toString(), "true", refreshed.get(0));
+    same("select date_col from %s.`cached` where date_col = date '1970-01-01'");
+    same("select date_col from %s.`cached` where date_col >= date '1970-01-02'");
+    assertTrue(ScanPlan.of(client, "select date_col from tdfs.`cached`").usedMetadataFile());
   }
 
   /** With {@code store.parquet.use_new_reader} both formats read through Drill's nested reader's converters. */
