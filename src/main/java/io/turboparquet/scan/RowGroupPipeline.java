@@ -1,14 +1,19 @@
 package io.turboparquet.scan;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The one owner of everything in a scan that spans row groups: a list of {@link RowGroupRead}s
  * (one file's row groups, or a Drill fragment's row groups across files) read in order. Per row
  * group it plans what to read once (with a filter: pruning by dictionary and bloom filter, then
- * page-index skipping), starts the coalesced reads ({@link RowGroupFetch}) and opens the
+ * page-index skipping; with async reads on the scan pool, up to {@link #MAX_PREFETCH_DEPTH} row
+ * groups ahead), starts the coalesced reads ({@link RowGroupFetch}) and opens the
  * {@link RowGroupScanner}. Across row groups it reads {@link #PREFETCH_DEPTH} row groups ahead
  * while the current one decodes, more while those hold fewer than {@link #PREFETCH_BYTES} (at most
  * {@link #MAX_PREFETCH_DEPTH}), as
@@ -47,11 +52,87 @@ public final class RowGroupPipeline implements AutoCloseable {
   private record Ahead(int read, RowGroupFetch fetch) {
   }
 
+  /**
+   * The planning of one read's page selection ({@link #plan}) on the scan pool, ahead of its turn:
+   * its dictionary, bloom-filter and page-index reads are round trips that would otherwise follow
+   * one another on the consumer's thread, one row group at a time. Runs once, on whichever thread
+   * claims it first: a pool thread, or the consumer when it needs the answer before a pool thread
+   * got to it.
+   */
+  private final class Planning implements Runnable {
+    private final int read;
+    private final AtomicBoolean claimed = new AtomicBoolean();
+    private final CountDownLatch done = new CountDownLatch(1);
+    private volatile PageSelection selection;
+    private volatile Throwable error;
+
+    Planning(int read) {
+      this.read = read;
+    }
+
+    @Override
+    public void run() {
+      if (!claimed.compareAndSet(false, true)) {
+        return;
+      }
+      try {
+        selection = plan(read);
+      } catch (Throwable t) {
+        error = t;
+      } finally {
+        done.countDown();
+      }
+    }
+
+    /** The selection, planned now unless a pool thread has it (then waited for); its error as thrown there. */
+    PageSelection get() throws IOException {
+      run();
+      try {
+        done.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while planning row group " + reads.get(read).rowGroup());
+      }
+      if (error instanceof IOException e) {
+        throw e;
+      }
+      if (error instanceof RuntimeException e) {
+        throw e;
+      }
+      if (error instanceof Error e) {
+        throw e;
+      }
+      return selection;
+    }
+
+    /** Keeps it from starting, or waits until it ends: what it read is released when it returns. */
+    void cancel() {
+      if (claimed.compareAndSet(false, true)) {
+        done.countDown();
+        return;
+      }
+      boolean interrupted = false;
+      while (true) {
+        try {
+          done.await();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
   private final ScanContext context;
   private final List<RowGroupRead> reads;
   /** Each read's page selection once planned (null entries: read whole). */
   private final PageSelection[] selections;
   private final boolean[] planned;
+  /** Selections being planned on the scan pool, by read (null: not started ahead). */
+  private final Planning[] planning;
   /** Reads started ahead of their turn, in read order. */
   private final ArrayDeque<Ahead> ahead = new ArrayDeque<>();
   private int current = -1;
@@ -69,6 +150,8 @@ public final class RowGroupPipeline implements AutoCloseable {
     this.reads = List.copyOf(reads);
     this.selections = new PageSelection[this.reads.size()];
     this.planned = new boolean[this.reads.size()];
+    this.planning = new Planning[this.reads.size()];
+    planAhead(0);
   }
 
   public int size() {
@@ -99,6 +182,7 @@ public final class RowGroupPipeline implements AutoCloseable {
       opened = null;
     }
     current = i;
+    planAhead(i + 1);
     scanner = opened != null ? opened : start(i);
     if (scanner != null) {
       prefetch(i + 1);
@@ -245,22 +329,56 @@ public final class RowGroupPipeline implements AutoCloseable {
   }
 
   /**
-   * The page selection of read {@code i}, planned once: none when its dictionaries or bloom filters
-   * rule the row group out ({@link RowGroupPruning}), else from its page index (read then).
+   * The page selection of read {@code i}, planned once (ahead of its turn on the scan pool, or
+   * now): none when its dictionaries or bloom filters rule the row group out, else from its page
+   * index.
    */
   private PageSelection selection(int i) throws IOException {
-    RowGroupRead read = reads.get(i);
-    if (read.filter() == null) {
+    if (reads.get(i).filter() == null) {
       return null;
     }
     if (!planned[i]) {
-      ScanContext c = contextOf(read);
-      selections[i] = RowGroupPruning.prunes(c, read.metadata(), read.path(), read.rowGroup(), read.filter())
-          ? PageSelection.none()
-          : PageSelection.plan(c, read.metadata(), read.path(), read.rowGroup(), read.projection(), read.filter());
+      selections[i] = planning[i] != null ? planning[i].get() : plan(i);
       planned[i] = true;
     }
     return selections[i];
+  }
+
+  /**
+   * Read {@code i}'s selection ({@link RowGroupPruning}, then {@link PageSelection#plan}); touches
+   * nothing of the pipeline's, so that a pool thread can run it.
+   */
+  private PageSelection plan(int i) throws IOException {
+    RowGroupRead read = reads.get(i);
+    ScanContext c = contextOf(read);
+    return RowGroupPruning.prunes(c, read.metadata(), read.path(), read.rowGroup(), read.filter())
+        ? PageSelection.none()
+        : PageSelection.plan(c, read.metadata(), read.path(), read.rowGroup(), read.projection(), read.filter());
+  }
+
+  /**
+   * Starts planning the selections of the filtered reads from {@code first} on, up to
+   * {@link #MAX_PREFETCH_DEPTH} reads past the current one, on the scan pool (with async reads
+   * only): each is a few small reads, which on remote storage cost a round trip each.
+   */
+  private void planAhead(int first) {
+    if (!context.options().asyncPageReads() || context.scanPool() == null) {
+      return;
+    }
+    int last = Math.min(reads.size(), Math.max(current, 0) + 1 + MAX_PREFETCH_DEPTH);
+    for (int i = first; i < last; i++) {
+      RowGroupRead read = reads.get(i);
+      if (planning[i] != null || planned[i] || read.filter() == null || read.rowGroup() < 0 || !read.readsData()) {
+        continue;
+      }
+      Planning p = new Planning(i);
+      planning[i] = p;
+      try {
+        context.scanPool().execute(p);
+      } catch (RejectedExecutionException e) {
+        return; // the pool is shutting down: the consumer plans them itself
+      }
+    }
   }
 
   private ScanContext contextOf(RowGroupRead read) {
@@ -304,6 +422,11 @@ public final class RowGroupPipeline implements AutoCloseable {
     Ahead a;
     while ((a = ahead.poll()) != null) {
       a.fetch().close();
+    }
+    for (Planning p : planning) {
+      if (p != null) {
+        p.cancel();
+      }
     }
     if (failure != null) {
       throw failure;

@@ -246,6 +246,120 @@ class RowGroupPipelineTest {
     }
   }
 
+  /**
+   * A filter's per-row-group planning (bloom filter, dictionary and page-index reads) starts for
+   * every read on the scan pool as soon as the pipeline exists, not one row group at a time on the
+   * consumer's thread; the rows are those of the same scan planned on the consumer's thread, and
+   * closing with plannings in flight (on storage with latency) releases every buffer.
+   */
+  @Test
+  void filteredReadsArePlannedAheadOnTheScanPool() throws Exception {
+    java.nio.file.Path file = dir.resolve("pruning.parquet");
+    PruningFiles.write(file, false);
+    Configuration conf = new Configuration();
+    conf.set(SlowFileSystem.LATENCY, "20ms");
+    try (SlowFileSystem slow = new SlowFileSystem()) {
+      slow.initialize(URI.create("slow:///"), conf);
+      try (ScanHarness harness = new ScanHarness(slow)) {
+        ScanMetrics unused = new ScanMetrics();
+        Path path = new Path("slow://" + file.toAbsolutePath());
+        FileMetadata meta = ParquetFileScanner.readMetadata(harness.context(options(1L << 30),
+            new TrackingBufferSource(), unused), path);
+        assertTrue(meta.rowGroups().size() >= 4, "row groups: " + meta.rowGroups().size());
+        io.turboparquet.filter.Filter filter = io.turboparquet.filter.Filter.bind(
+            io.turboparquet.filter.Predicate.parse("bloomonly = 2005 OR ibloom IN (1003, 4007)"), meta.schema());
+        List<String> digests = new ArrayList<>();
+        List<Long> rowGroupsPruned = new ArrayList<>();
+        for (boolean async : new boolean[] {true, false}) {
+          TrackingBufferSource buffers = new TrackingBufferSource();
+          ScanMetrics metrics = new ScanMetrics();
+          ScanContext base = harness.context(options(1L << 30).toBuilder().asyncPageReads(async).build(), buffers,
+              metrics);
+          CountingPool pool = new CountingPool(base.scanPool());
+          ScanContext context = new ScanContext(base.fileSystem(), base.options(), buffers, pool, base.decodePool(),
+              metrics);
+          List<ColumnDescriptor> projection = meta.schema().project(List.of("id", "bloomonly", "ibloom", "name"));
+          List<RowGroupRead> reads = new ArrayList<>();
+          for (int i = 0; i < meta.rowGroups().size(); i++) {
+            reads.add(new RowGroupRead(path, meta, i, projection, filter, context.options()));
+          }
+          int planned = async ? Math.min(reads.size(), RowGroupPipeline.MAX_PREFETCH_DEPTH + 1) : 0;
+          try (RowGroupPipeline pipeline = new RowGroupPipeline(context, reads)) {
+            assertEquals(planned, pool.tasks(), "plannings started with the pipeline");
+            List<ColumnDigest> columns = projection.stream().map(ColumnDigest::new).toList();
+            for (int i = 0; i < pipeline.size(); i++) {
+              pipeline.open(i);
+              Batch batch;
+              while ((batch = pipeline.next()) != null) {
+                for (int c = 0; c < columns.size(); c++) {
+                  columns.get(c).accept(batch.columns().get(c));
+                }
+                pipeline.decodeAhead();
+              }
+            }
+            digests.add(columns.stream().map(ColumnDigest::line).toList().toString());
+          }
+          assertEquals(0, buffers.outstanding());
+          rowGroupsPruned.add(metrics.rowGroupsPrunedByBloomFilter());
+          // Closed at once: the plannings under way finish and release what they read.
+          int before = pool.tasks();
+          try (RowGroupPipeline pipeline = new RowGroupPipeline(context, reads)) {
+            assertEquals(planned, pool.tasks() - before);
+          }
+          assertEquals(0, buffers.outstanding(), "buffers held after closing with plannings in flight");
+        }
+        assertEquals(digests.get(1), digests.get(0));
+        assertEquals(rowGroupsPruned.get(1), rowGroupsPruned.get(0));
+        assertTrue(rowGroupsPruned.get(0) >= 2, "the bloom filters prune: " + rowGroupsPruned.get(0));
+      }
+    }
+  }
+
+  /** The scan pool, counting the tasks handed to it. */
+  private static final class CountingPool extends java.util.concurrent.AbstractExecutorService {
+    private final java.util.concurrent.ExecutorService pool;
+    private final java.util.concurrent.atomic.AtomicInteger tasks = new java.util.concurrent.atomic.AtomicInteger();
+
+    CountingPool(java.util.concurrent.ExecutorService pool) {
+      this.pool = pool;
+    }
+
+    int tasks() {
+      return tasks.get();
+    }
+
+    @Override
+    public void execute(Runnable command) {
+      tasks.incrementAndGet();
+      pool.execute(command);
+    }
+
+    @Override
+    public void shutdown() {
+      throw new UnsupportedOperationException("shared");
+    }
+
+    @Override
+    public List<Runnable> shutdownNow() {
+      throw new UnsupportedOperationException("shared");
+    }
+
+    @Override
+    public boolean isShutdown() {
+      return pool.isShutdown();
+    }
+
+    @Override
+    public boolean isTerminated() {
+      return pool.isTerminated();
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, java.util.concurrent.TimeUnit unit) throws InterruptedException {
+      return pool.awaitTermination(timeout, unit);
+    }
+  }
+
   @Test
   void closingWhileReadsAheadAreInFlightReleasesEveryBuffer() throws Exception {
     Configuration conf = new Configuration();
