@@ -2,6 +2,7 @@ package io.turboparquet.drill;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
+import com.google.common.cache.RemovalNotification;
 import com.google.common.util.concurrent.ExecutionError;
 import com.google.common.util.concurrent.UncheckedExecutionException;
 import io.turboparquet.format.ColumnChunkMeta;
@@ -12,6 +13,7 @@ import io.turboparquet.format.FooterReader;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.io.FileOpener;
 import java.io.IOException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.drill.common.exceptions.UserException;
@@ -30,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * pruning and their readers, so that a query decodes each footer at most once per drillbit, and
  * the next query over the same files none. A footer is decoded whole, with every column's
  * statistics (what Drill's planning collects). Entries are keyed by path, length and modification
- * time, so a rewritten file is decoded again; a failed decode is not cached. Bounded by the
+ * time, so a rewritten file is decoded again (and its older version's footer dropped); a failed
+ * decode is not cached. Bounded by the
  * estimated heap bytes of the decoded footers ({@value #MAX_BYTES} in the drillbit's configuration:
  * {@code auto}, an eighth of the heap, or a size; 0 turns caching off), least recently used first out.
  * With impersonation on, a query's user must be allowed to read a file for its cached footer.
@@ -76,6 +79,8 @@ final class FooterCache {
   /** Users differ per query (impersonation): each must be allowed to read a file to get its footer. */
   private final boolean checkAccess;
   private final Cache<Key, Entry> footers;
+  /** The newest version cached of each path: a file rewritten leaves no stale footer behind. */
+  private final ConcurrentHashMap<String, Key> newest = new ConcurrentHashMap<>();
   private final LongAdder decodes = new LongAdder();
 
   FooterCache(long maxBytes) {
@@ -88,6 +93,7 @@ final class FooterCache {
     // One segment: Guava splits the bound between segments, and one wide footer could outweigh a share.
     this.footers = CacheBuilder.newBuilder().concurrencyLevel(1).maximumWeight(maxBytes)
         .weigher((Key key, Entry entry) -> (int) Math.min(Integer.MAX_VALUE, weight(entry.footer)))
+        .removalListener((RemovalNotification<Key, Entry> gone) -> newest.remove(gone.getKey().path(), gone.getKey()))
         .build();
   }
 
@@ -135,7 +141,14 @@ final class FooterCache {
     }
     Key key = new Key(fs.makeQualified(status.getPath()).toString(), status.getLen(), status.getModificationTime());
     try {
-      return footers.get(key, () -> new Entry(decode(fs, status))); // concurrent callers of one key wait for one decode
+      return footers.get(key, () -> {
+        Entry decoded = new Entry(decode(fs, status)); // concurrent callers of one key wait for one decode
+        Key older = newest.put(key.path(), key);
+        if (older != null && !older.equals(key)) {
+          footers.invalidate(older); // another length or modification time: that version is gone
+        }
+        return decoded;
+      });
     } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
       Throwable cause = e.getCause();
       if (cause instanceof IOException io) {

@@ -69,11 +69,17 @@ class FooterCacheTest {
     assertEquals(2, cache.decodes());
     assertEquals(5_000, second.numRows());
     assertEquals(3_000, first.numRows());
+    assertEquals(1, cache.size(), "the older version's footer is dropped");
+    assertSame(second, cache.get(fs, hadoop(file)));
 
     // Same length, only the modification time changes: decoded again too.
     Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() + 10_000));
     cache.get(fs, hadoop(file));
     assertEquals(3, cache.decodes());
+    assertEquals(1, cache.size());
+    // Other files keep theirs.
+    cache.get(fs, hadoop(lineitem("c", 1_000)));
+    assertEquals(2, cache.size());
   }
 
   @Test
