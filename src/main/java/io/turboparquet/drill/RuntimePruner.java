@@ -26,6 +26,7 @@ import org.apache.drill.exec.store.parquet.metadata.MetadataBase;
 import org.apache.drill.exec.store.parquet.metadata.Metadata_V4;
 import org.apache.drill.metastore.statistics.ColumnStatistics;
 import org.apache.drill.metastore.util.SchemaPathUtils;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.ParquetReadOptions;
@@ -87,8 +88,8 @@ final class RuntimePruner {
     return columns.isEmpty() ? null : new RuntimePruner(context, scan, paths, columns);
   }
 
-  /** Whether the row group cannot match the filter, by its statistics. */
-  boolean prunes(RowGroupReadEntry rowGroup, FileMetadata metadata, FileSystem fs) {
+  /** Whether the row group cannot match the filter, by its statistics ({@code status}: its file's). */
+  boolean prunes(RowGroupReadEntry rowGroup, FileMetadata metadata, FileStatus status, FileSystem fs) {
     if (rowGroup.isEmpty()) {
       return true;
     }
@@ -100,7 +101,7 @@ final class RuntimePruner {
           options = scan.getReaderConfig().toReadOptions(); // builds a Hadoop Configuration: once per scan
         }
         ParquetMetadata footer = ParquetJavaFooters.of(metadata, options, rootNames);
-        file = Metadata.getParquetFileMetadata_v4(table, footer, fs.getFileStatus(rowGroup.getPath()), fs, false, true,
+        file = Metadata.getParquetFileMetadata_v4(table, footer, status, fs, false, true,
             columnsInFilter, scan.getReaderConfig());
         lastPath = rowGroup.getPath();
       }

@@ -15,6 +15,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import org.apache.drill.common.exceptions.UserException;
 import org.apache.drill.common.exceptions.ExecutionSetupException;
 import org.apache.drill.common.expression.LogicalExpression;
 import org.apache.drill.exec.ops.ExecutorFragmentContext;
@@ -25,11 +30,15 @@ import org.apache.drill.exec.record.RecordBatch;
 import org.apache.drill.exec.store.ColumnExplorer;
 import org.apache.drill.exec.store.dfs.DrillFileSystem;
 import org.apache.drill.exec.store.parquet.RowGroupReadEntry;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds the scan operator of a fragment: one {@link TurboParquetRecordReader} per row group, footers
- * from the drillbit's {@link FooterCache} (planning has usually decoded them), implicit and partition
+ * from the drillbit's {@link FooterCache} (planning has usually decoded them; the files' statuses and
+ * footers are fetched side by side on the scan pool), implicit and partition
  * columns from Drill's {@link ColumnExplorer}, and one {@link RowGroupPipeline} over every reader's
  * row group, which reads ahead across them and which the operator ({@link TurboParquetScanBatch})
  * closes. Row groups are pruned at planning time by Drill, and here again by the filter the planner
@@ -39,6 +48,8 @@ import org.apache.hadoop.fs.Path;
  * may match. Drill's filter above the scan still decides every row.
  */
 public final class TurboParquetScanBatchCreator implements BatchCreator<TurboParquetRowGroupScan> {
+  private static final Logger logger = LoggerFactory.getLogger(TurboParquetScanBatchCreator.class);
+
   @Override
   public ScanBatch getBatch(ExecutorFragmentContext context, TurboParquetRowGroupScan scan,
       List<RecordBatch> children) throws ExecutionSetupException {
@@ -56,8 +67,9 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
     } catch (IOException e) {
       throw new ExecutionSetupException("turbo-parquet could not open the file system: " + e.getMessage(), e);
     }
-    FooterCache footerCache = FooterCache.of(scan.getFormatPlugin().getContext());
-    Map<Path, FileMetadata> footers = new HashMap<>();
+    List<RowGroupReadEntry> entries = rowGroupScan.getRowGroupReadEntries();
+    Map<Path, FileFooter> footers = footers(entries, FooterCache.of(scan.getFormatPlugin().getContext()), fs,
+        operator.getScanExecutor());
     Map<Path, Optional<Filter>> filters = new HashMap<>();
     Map<Path, DrillPredicates.Reading> readings = new HashMap<>(); // per file: dates differ
     DrillPredicates.Reading session = DrillPredicates.Reading.of(context.getOptions());
@@ -66,13 +78,13 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
     List<Map<String, String>> implicitColumns = new ArrayList<>();
     Map<String, String> widest = new LinkedHashMap<>();
     RuntimePruner pruner = RuntimePruner.of(context, rowGroupScan);
-    List<RowGroupReadEntry> entries = rowGroupScan.getRowGroupReadEntries();
     long pruned = 0;
     for (RowGroupReadEntry entry : entries) {
-      FileMetadata metadata = footers.computeIfAbsent(entry.getPath(), p -> readFooter(footerCache, fs, p));
+      FileFooter footer = footers.get(entry.getPath());
+      FileMetadata metadata = footer.metadata();
       boolean last = entry == entries.get(entries.size() - 1);
       long rows = entry.getNumRecordsToRead();
-      if (pruner != null && pruner.prunes(entry, metadata, fs)) {
+      if (pruner != null && pruner.prunes(entry, metadata, footer.status(), fs)) {
         pruned++;
         if (!last || !readers.isEmpty()) {
           continue;
@@ -136,12 +148,51 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
     }
   }
 
-  /** The file's footer from the drillbit's cache: planning has usually decoded it already. */
-  private static FileMetadata readFooter(FooterCache cache, DrillFileSystem fs, Path path) {
-    try {
-      return cache.get(fs, path);
-    } catch (IOException | RuntimeException e) {
-      throw FooterCache.unreadable(path, e);
+  /** A file's status as the fragment found it, and its footer. */
+  private record FileFooter(FileStatus status, FileMetadata metadata) {}
+
+  /**
+   * The status and footer of every file the entries name, from the drillbit's cache (planning has
+   * usually decoded the footers already). Each is a round trip or two on remote storage (the status,
+   * the footer on a miss), so with several files they are fetched side by side on the scan pool;
+   * the fragment's thread runs any a pool thread has not started. The first file that fails, in
+   * entry order, fails the scan.
+   */
+  private static Map<Path, FileFooter> footers(List<RowGroupReadEntry> entries, FooterCache cache,
+      DrillFileSystem fs, ExecutorService pool) {
+    Map<Path, FutureTask<FileFooter>> tasks = new LinkedHashMap<>();
+    for (RowGroupReadEntry entry : entries) {
+      tasks.computeIfAbsent(entry.getPath(), path -> new FutureTask<>(() -> {
+        FileStatus status = fs.getFileStatus(path);
+        return new FileFooter(status, cache.get(fs, status));
+      }));
     }
+    if (tasks.size() > 1 && pool != null) {
+      for (FutureTask<FileFooter> task : tasks.values()) {
+        try {
+          pool.execute(task);
+        } catch (RejectedExecutionException e) {
+          break; // run here below
+        }
+      }
+    }
+    Map<Path, FileFooter> footers = new HashMap<>();
+    try {
+      for (Map.Entry<Path, FutureTask<FileFooter>> task : tasks.entrySet()) {
+        task.getValue().run(); // does nothing if a pool thread has it
+        try {
+          footers.put(task.getKey(), task.getValue().get());
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          throw FooterCache.unreadable(task.getKey(), cause instanceof Exception ex ? ex : new IOException(cause));
+        }
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw UserException.executionError(e).message("turbo-parquet: interrupted while reading footers").build(logger);
+    } finally {
+      tasks.values().forEach(t -> t.cancel(false)); // those not started: the scan fails
+    }
+    return footers;
   }
 }
