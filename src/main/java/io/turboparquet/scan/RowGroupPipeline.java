@@ -48,6 +48,9 @@ public final class RowGroupPipeline implements AutoCloseable {
   /** Most row groups read ahead at once, however small. */
   static final int MAX_PREFETCH_DEPTH = 16;
 
+  /** What a planning ahead gives when it leaves the read to be planned at its turn (compared by identity). */
+  private static final PageSelection LEFT_FOR_ITS_TURN = PageSelection.none();
+
   /** A read whose bytes are being fetched ahead of its turn. */
   private record Ahead(int read, RowGroupFetch fetch) {
   }
@@ -76,7 +79,7 @@ public final class RowGroupPipeline implements AutoCloseable {
         return;
       }
       try {
-        selection = plan(read);
+        selection = planEarly(read);
       } catch (Throwable t) {
         error = t;
       } finally {
@@ -84,9 +87,20 @@ public final class RowGroupPipeline implements AutoCloseable {
       }
     }
 
-    /** The selection, planned now unless a pool thread has it (then waited for); its error as thrown there. */
+    /**
+     * The selection, planned now unless a pool thread has it (then waited for), or planned now if the
+     * pool thread left it to the read's turn; its error as thrown there.
+     */
     PageSelection get() throws IOException {
-      run();
+      if (claimed.compareAndSet(false, true)) {
+        try {
+          selection = plan(read);
+        } catch (Throwable t) {
+          error = t;
+        } finally {
+          done.countDown();
+        }
+      }
       try {
         done.await();
       } catch (InterruptedException e) {
@@ -102,7 +116,7 @@ public final class RowGroupPipeline implements AutoCloseable {
       if (error instanceof Error e) {
         throw e;
       }
-      return selection;
+      return selection != LEFT_FOR_ITS_TURN ? selection : plan(read);
     }
 
     /** Keeps it from starting, or waits until it ends: what it read is released when it returns. */
@@ -345,14 +359,30 @@ public final class RowGroupPipeline implements AutoCloseable {
   }
 
   /**
-   * Read {@code i}'s selection ({@link RowGroupPruning}, then {@link PageSelection#plan}); touches
-   * nothing of the pipeline's, so that a pool thread can run it.
+   * Read {@code i}'s selection ({@link RowGroupPruning}, then {@link PageSelection#plan}), at its
+   * turn.
    */
   private PageSelection plan(int i) throws IOException {
     RowGroupRead read = reads.get(i);
     ScanContext c = contextOf(read);
     return RowGroupPruning.prunes(c, read.metadata(), read.path(), read.rowGroup(), read.filter())
         ? PageSelection.none()
+        : PageSelection.plan(c, read.metadata(), read.path(), read.rowGroup(), read.projection(), read.filter());
+  }
+
+  /**
+   * {@link #plan}, ahead of the read's turn on a pool thread (it touches nothing of the pipeline's):
+   * {@link #LEFT_FOR_ITS_TURN} when a dictionary too large to hold ahead would decide
+   * ({@link RowGroupPruning#prunesAhead}).
+   */
+  private PageSelection planEarly(int i) throws IOException {
+    RowGroupRead read = reads.get(i);
+    ScanContext c = contextOf(read);
+    Boolean pruned = RowGroupPruning.prunesAhead(c, read.metadata(), read.path(), read.rowGroup(), read.filter());
+    if (pruned == null) {
+      return LEFT_FOR_ITS_TURN;
+    }
+    return pruned ? PageSelection.none()
         : PageSelection.plan(c, read.metadata(), read.path(), read.rowGroup(), read.projection(), read.filter());
   }
 

@@ -97,7 +97,18 @@ public final class RowGroupPruning implements AutoCloseable {
   private long bytesRead;
   private long readCalls;
 
-  private RowGroupPruning(ScanContext context, FileMetadata meta, Path path, int rowGroup) {
+  /** Thrown when a dictionary larger than {@link #dictionaryLimit} would decide: decide at the row group's turn. */
+  private static final class Deferred extends Exception {
+    Deferred() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** Largest dictionary page read now ({@code maxPageBytes} applies too). */
+  private final long dictionaryLimit;
+
+  private RowGroupPruning(ScanContext context, FileMetadata meta, Path path, int rowGroup, long dictionaryLimit) {
+    this.dictionaryLimit = dictionaryLimit;
     this.context = context;
     this.meta = meta;
     this.path = path;
@@ -111,22 +122,47 @@ public final class RowGroupPruning implements AutoCloseable {
    */
   public static boolean prunes(ScanContext context, FileMetadata meta, Path path, int rowGroup, Filter filter)
       throws IOException {
+    return prunes(context, meta, path, rowGroup, filter, Long.MAX_VALUE);
+  }
+
+  /**
+   * {@link #prunes}, decided ahead of the row group's turn (on the scan pool, up to
+   * {@link RowGroupPipeline#MAX_PREFETCH_DEPTH} + 1 row groups at once): null when a dictionary page
+   * larger than {@link #aheadDictionaryBytes} (stored or decompressed) would have to be read to
+   * decide, so that those ahead hold at most half the memory budget in dictionaries; the row group's
+   * own turn decides then. A row group left undecided is not counted as pruned or kept (the bytes
+   * read to find out are).
+   */
+  static Boolean prunesAhead(ScanContext context, FileMetadata meta, Path path, int rowGroup, Filter filter)
+      throws IOException {
+    return prunes(context, meta, path, rowGroup, filter, aheadDictionaryBytes(context.options()));
+  }
+
+  /** The largest dictionary page read ahead of its row group's turn: about 7.5 MiB of the default 256 MiB budget. */
+  static long aheadDictionaryBytes(ScanOptions options) {
+    return options.memoryBudget() / (2L * (RowGroupPipeline.MAX_PREFETCH_DEPTH + 1));
+  }
+
+  private static Boolean prunes(ScanContext context, FileMetadata meta, Path path, int rowGroup, Filter filter,
+      long dictionaryLimit) throws IOException {
     ScanOptions options = context.options();
     if (filter == null || !options.dictionaryPruning() && !options.bloomFilterPruning()) {
       return false;
     }
-    try (RowGroupPruning pruning = new RowGroupPruning(context, meta, path, rowGroup)) {
+    try (RowGroupPruning pruning = new RowGroupPruning(context, meta, path, rowGroup, dictionaryLimit)) {
       int by = pruning.evaluate(filter.root());
       if (by != 0) {
         context.metrics().addRowGroupPruned(pruning.rowGroup.numRows(), (by & BY_DICTIONARY) != 0,
             (by & BY_BLOOM_FILTER) != 0);
       }
       return by != 0;
+    } catch (Deferred e) {
+      return null;
     }
   }
 
   /** 0 when a row may match; else how it was ruled out (BY_* bits). */
-  private int evaluate(Filter.Node node) throws IOException {
+  private int evaluate(Filter.Node node) throws IOException, Deferred {
     if (node instanceof Filter.All all) {
       for (Filter.Node term : all.terms()) {
         int by = evaluate(term);
@@ -150,7 +186,7 @@ public final class RowGroupPruning implements AutoCloseable {
     return leaf((Filter.Leaf) node);
   }
 
-  private int leaf(Filter.Leaf leaf) throws IOException {
+  private int leaf(Filter.Leaf leaf) throws IOException, Deferred {
     int index = leaf.column().index();
     List<byte[]> values = EqualityValues.plainEncoded(leaf);
     if (values == null || !rowGroup.isDecoded(index)) {
@@ -203,7 +239,7 @@ public final class RowGroupPruning implements AutoCloseable {
   // ---- dictionaries ----
 
   /** The dictionary page at the chunk's start, decoded; null when there is none this reader can use. */
-  private Dictionary readDictionary(ColumnChunkMeta chunk) throws IOException {
+  private Dictionary readDictionary(ColumnChunkMeta chunk) throws IOException, Deferred {
     if (chunk.codec() == null) {
       return null; // a codec from the future: the scan reports it if it reads the chunk
     }
@@ -225,6 +261,9 @@ public final class RowGroupPruning implements AutoCloseable {
       }
       if (header.compressedSize() > end - bodyAt) {
         return null; // past the chunk's stated end: old writers understate it; not read for pruning
+      }
+      if (Math.max(header.compressedSize(), (long) header.uncompressedSize()) > dictionaryLimit) {
+        throw new Deferred();
       }
       Encoding encoding = header.encoding();
       ParquetCorruptionException.validate(encoding == Encoding.PLAIN || encoding == Encoding.PLAIN_DICTIONARY,

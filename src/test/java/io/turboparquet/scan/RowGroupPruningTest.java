@@ -632,6 +632,43 @@ class RowGroupPruningTest {
     assertEquals(1, metrics.rowGroupsPrunedByDictionary());
   }
 
+  /**
+   * Ahead of a row group's turn, a dictionary larger than its share of the memory budget is not read:
+   * the decision is left to the row group's turn (null) where it would need one, and otherwise is the
+   * same as at the turn.
+   */
+  @Test
+  void aheadOfItsTurnALargeDictionaryIsLeftForTheTurn() throws IOException {
+    org.apache.hadoop.fs.Path path = ScanHarness.hadoopPath(v1);
+    // The least budget: its share, 120 bytes, is less than code's dictionary pages (30 longs a block).
+    ScanOptions tight = DICTIONARY.toBuilder().memoryBudget(ScanOptions.MIN_BUFFER_SIZE).build();
+    assertEquals(120, RowGroupPruning.aheadDictionaryBytes(tight));
+    for (ScanOptions options : List.of(DICTIONARY, tight)) {
+      TrackingBufferSource buffers = new TrackingBufferSource();
+      ScanMetrics metrics = new ScanMetrics();
+      ScanContext context = harness.context(options, buffers, metrics);
+      FileMetadata meta = ParquetFileScanner.readMetadata(context, path);
+      for (String where : List.of("code = 3", "bloomonly = 1 AND code = 3", "id = 5")) {
+        Filter filter = Filter.bind(Predicate.parse(where), meta.schema());
+        int deferred = 0;
+        for (int g = 0; g < meta.rowGroups().size(); g++) {
+          Boolean ahead = RowGroupPruning.prunesAhead(context, meta, path, g, filter);
+          boolean atTurn = RowGroupPruning.prunes(context, meta, path, g, filter);
+          if (ahead == null) {
+            deferred++;
+          } else {
+            assertEquals(atTurn, ahead, where + " row group " + g);
+          }
+        }
+        // code's dictionary decides "code = 3" (and the AND: bloom filters are off here); id has none.
+        boolean dictionaryDecides = where.contains("code");
+        assertEquals(options == tight && dictionaryDecides ? meta.rowGroups().size() : 0, deferred,
+            where + ", budget " + options.memoryBudget());
+      }
+      assertEquals(0, buffers.outstanding());
+    }
+  }
+
   /** Dictionary pages from chunks in every codec and page version of the generated files leave no buffer held. */
   @Test
   void directCallsReleaseEverything() throws IOException {
