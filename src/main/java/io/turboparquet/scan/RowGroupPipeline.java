@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The one owner of everything in a scan that spans row groups: a list of {@link RowGroupRead}s
@@ -48,6 +50,12 @@ public final class RowGroupPipeline implements AutoCloseable {
   /** Most row groups read ahead at once, however small. */
   static final int MAX_PREFETCH_DEPTH = 16;
 
+  /**
+   * Most row groups planned on the scan pool at once: each may hold a page index (up to 16 MiB a
+   * read) and dictionaries ({@link RowGroupPruning#prunesAhead}) while it runs.
+   */
+  static final int PLANNING_WINDOW = 8;
+
   /** What a planning ahead gives when it leaves the read to be planned at its turn (compared by identity). */
   private static final PageSelection LEFT_FOR_ITS_TURN = PageSelection.none();
 
@@ -75,15 +83,22 @@ public final class RowGroupPipeline implements AutoCloseable {
 
     @Override
     public void run() {
-      if (!claimed.compareAndSet(false, true)) {
-        return;
-      }
       try {
-        selection = planEarly(read);
-      } catch (Throwable t) {
-        error = t;
+        if (!claimed.compareAndSet(false, true)) {
+          return;
+        }
+        try {
+          selection = planEarly(read);
+        } catch (Throwable t) {
+          error = t;
+        } finally {
+          done.countDown();
+        }
       } finally {
-        done.countDown();
+        plannings.decrementAndGet(); // run only as handed to the pool by startPlannings
+        if (!closed) {
+          startPlannings();
+        }
       }
     }
 
@@ -147,13 +162,17 @@ public final class RowGroupPipeline implements AutoCloseable {
   private final boolean[] planned;
   /** Selections being planned on the scan pool, by read (null: not started ahead). */
   private final Planning[] planning;
+  /** Plannings not yet handed to the pool, in read order. */
+  private final ConcurrentLinkedQueue<Planning> waiting = new ConcurrentLinkedQueue<>();
+  /** Plannings handed to the pool and not ended. */
+  private final AtomicInteger plannings = new AtomicInteger();
   /** Reads started ahead of their turn, in read order. */
   private final ArrayDeque<Ahead> ahead = new ArrayDeque<>();
   private int current = -1;
   private RowGroupScanner scanner;
   /** The next read's scanner, opened early (its first batch decoding) once the current one ran out of batches. */
   private RowGroupScanner early;
-  private boolean closed;
+  private volatile boolean closed;
 
   /**
    * @param context the scan's resources, metrics and options; the options decide everything across
@@ -403,10 +422,36 @@ public final class RowGroupPipeline implements AutoCloseable {
       }
       Planning p = new Planning(i);
       planning[i] = p;
+      waiting.add(p);
+    }
+    startPlannings();
+  }
+
+  /**
+   * Hands waiting plannings to the scan pool while fewer than {@link #PLANNING_WINDOW} run; called
+   * by the consumer and by each planning as it ends (thread-safe). Plannings the pool refuses (it is
+   * shutting down) are left for the consumer to run at their read's turn.
+   */
+  private void startPlannings() {
+    while (true) {
+      int running = plannings.get();
+      if (running >= PLANNING_WINDOW || waiting.isEmpty()) {
+        return;
+      }
+      if (!plannings.compareAndSet(running, running + 1)) {
+        continue;
+      }
+      Planning next = waiting.poll();
+      if (next == null) {
+        plannings.decrementAndGet();
+        continue;
+      }
       try {
-        context.scanPool().execute(p);
+        context.scanPool().execute(next);
       } catch (RejectedExecutionException e) {
-        return; // the pool is shutting down: the consumer plans them itself
+        plannings.decrementAndGet();
+        waiting.clear();
+        return;
       }
     }
   }

@@ -287,9 +287,11 @@ class RowGroupPipelineTest {
           for (int i = 0; i < meta.rowGroups().size(); i++) {
             reads.add(new RowGroupRead(path, meta, i, projection, filter, context.options()));
           }
-          int planned = async ? Math.min(reads.size(), RowGroupPipeline.MAX_PREFETCH_DEPTH + 1) : 0;
+          // A window of them at once; the rest as those end (up to MAX_PREFETCH_DEPTH past the current read).
+          int planned = async ? Math.min(reads.size(), RowGroupPipeline.PLANNING_WINDOW) : 0;
           try (RowGroupPipeline pipeline = new RowGroupPipeline(context, reads)) {
-            assertEquals(planned, pool.tasks(), "plannings started with the pipeline");
+            assertTrue(pool.tasks() >= planned && pool.tasks() <= (async ? reads.size() : 0),
+                "plannings started with the pipeline: " + pool.tasks());
             List<ColumnDigest> columns = projection.stream().map(ColumnDigest::new).toList();
             for (int i = 0; i < pipeline.size(); i++) {
               pipeline.open(i);
@@ -309,7 +311,7 @@ class RowGroupPipelineTest {
           // Closed at once: the plannings under way finish and release what they read.
           int before = pool.tasks();
           try (RowGroupPipeline pipeline = new RowGroupPipeline(context, reads)) {
-            assertEquals(planned, pool.tasks() - before);
+            assertTrue(pool.tasks() - before >= planned);
           }
           assertEquals(0, buffers.outstanding(), "buffers held after closing with plannings in flight");
         }
