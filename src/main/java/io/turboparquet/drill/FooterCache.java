@@ -6,7 +6,6 @@ import com.google.common.cache.RemovalNotification;
 import com.google.common.util.concurrent.ExecutionError;
 import com.google.common.util.concurrent.UncheckedExecutionException;
 import io.turboparquet.format.ColumnChunkMeta;
-import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.FooterReader;
@@ -221,26 +220,11 @@ final class FooterCache {
     for (RowGroupMeta rg : footer.rowGroups()) {
       bytes += 64 + 8L * rg.columns().size();
       for (ColumnChunkMeta c : rg.columns()) {
-        if (c != null) {
-          bytes += 144 + 8L * c.encodings().size() + statisticsBytes(c.statistics())
-              + (c.encodingStats() == null ? 0 : 24) + (c.bloomFilter() == null ? 0 : 32);
+        if (c != null) { // codings are shared: a handful per footer
+          bytes += 96 + (c.statistics() == null ? 0 : c.statistics().heapBytes()) + (c.bloomFilter() == null ? 0 : 24);
         }
       }
     }
     return bytes;
-  }
-
-  private static long statisticsBytes(ColumnStatistics s) {
-    if (s == null) {
-      return 0;
-    }
-    long bytes = 56 + array(s.minValue()) + array(s.maxValue());
-    bytes += s.min() == s.minValue() ? 0 : array(s.min()); // equal bounds share one array
-    bytes += s.max() == s.maxValue() ? 0 : array(s.max());
-    return bytes;
-  }
-
-  private static long array(byte[] b) {
-    return b == null ? 0 : 16 + b.length;
   }
 }

@@ -138,7 +138,7 @@ class FooterCacheTest {
   void theBoundEvictsTheLeastRecentlyUsed() throws IOException {
     org.apache.hadoop.fs.Path a = hadoop(lineitem("a", 3_000));
     org.apache.hadoop.fs.Path b = hadoop(lineitem("b", 3_000));
-    long one = FooterCache.estimatedBytes(new FooterCache(64 << 20).get(fs, a));
+    long one = FooterCache.weight(new FooterCache(64 << 20).get(fs, a));
     assertTrue(one > 10_000, "estimate " + one);
     FooterCache cache = new FooterCache(one * 3 / 2); // room for one footer
     cache.get(fs, a);

@@ -127,9 +127,9 @@ public final class ThriftFooterDecoder {
       BloomFilterLocation bloom = md.isSetBloom_filter_offset() && md.getBloom_filter_offset() >= 0
           ? new BloomFilterLocation(md.getBloom_filter_offset(), md.getBloom_filter_length()) : null;
       CompressionCodec codec = CompressionCodec.fromThriftId(md.getCodec().getValue());
-      chunks.add(new ColumnChunkMeta(column, codec, encodings, md.getNum_values(), md.getTotal_compressed_size(),
-          md.getTotal_uncompressed_size(), md.getData_page_offset(), dictOffset, codec.ordinal(), null, -1, 0, -1, 0,
-          stats, unknownEncodings, bloom));
+      chunks.add(new ColumnChunkMeta(column, new ChunkCoding(codec, codec.ordinal(), encodings, unknownEncodings,
+          stats), md.getNum_values(), md.getTotal_compressed_size(), md.getTotal_uncompressed_size(),
+          md.getData_page_offset(), dictOffset, null, -1, 0, -1, 0, bloom));
     }
     return new RowGroupMeta(index, rg.getNum_rows(), rg.getTotal_byte_size(), chunks);
   }

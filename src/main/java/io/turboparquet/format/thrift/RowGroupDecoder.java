@@ -11,6 +11,7 @@ import static io.turboparquet.format.thrift.ThriftCursor.listSize;
 import static io.turboparquet.format.thrift.ThriftCursor.listType;
 
 import io.turboparquet.format.BloomFilterLocation;
+import io.turboparquet.format.ChunkCoding;
 import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.ColumnStatistics;
@@ -26,13 +27,16 @@ import java.util.List;
 /**
  * RowGroup, ColumnChunk and ColumnMetaData. Chunks outside the projection are skipped whole;
  * ColumnMetaData lands in scratch fields so a decoded chunk costs one model object (plus its
- * statistics when asked for, and its bloom filter's location when it has one; encoding lists and
- * encoding stats are shared between chunks that repeat them).
+ * statistics when asked for, and its bloom filter's location when it has one; codec, encodings and
+ * encoding stats are one {@link ChunkCoding} shared between the chunks that repeat them).
  */
 final class RowGroupDecoder {
   private static final CompressionCodec[] CODECS = CompressionCodec.values();
-  private static final int MAX_CACHED_ENCODING_LISTS = 64;
-  private static final int MAX_CACHED_ENCODING_STATS = 64;
+  private static final int MAX_CACHED_CODINGS = 64;
+  // ColumnMetaData.encodings as a key: a leading 1 bit, then 4 bits per known encoding (at most 15)
+  private static final int MAX_KEYED_ENCODINGS = 15;
+  private static final long UNKNOWN_ENCODINGS = 1L << 62;
+  private static final long NO_ENCODING_STATS = -1; // bits 10-30 of either half are never set
 
   private final ThriftCursor r;
   private final long fileLength;
@@ -41,28 +45,25 @@ final class RowGroupDecoder {
   private final boolean[] statistics;
   private final SkipShapes shapes;
 
-  // Files repeat a handful of encoding lists; one immutable list per distinct sequence.
-  private long[] encodingKeys = new long[4];
-  private List<?>[] encodingLists = new List<?>[4];
-  private int encodingCount;
-  // The same for encoding stats: one instance per distinct (data, dictionary) pair.
-  private long[] statsKeys = new long[4];
-  private EncodingStats[] statsValues = new EncodingStats[4];
-  private int statsCount;
+  // Files repeat a handful of codings; one instance per distinct (encodings, encoding stats, codec).
+  private long[] codingKeys = new long[8]; // two a coding: encodings key, encoding stats key
+  private int[] codingCodecs = new int[4];
+  private ChunkCoding[] codings = new ChunkCoding[4];
+  private int codingCount;
 
   // Scratch for the ColumnMetaData being decoded.
   private int rowGroup;
   private ColumnDescriptor column;
   private int codecId;
-  private List<Encoding> encodings;
+  private long encodingsKey; // see encodings()
+  private List<Encoding> longEncodings;
   private long numValues;
   private long totalUncompressed;
   private long totalCompressed;
   private long dataPageOffset;
   private long dictionaryPageOffset;
   private ColumnStatistics chunkStatistics;
-  private EncodingStats encodingStats;
-  private boolean unknownEncodings;
+  private long encodingStats;
   private long bloomFilterOffset;
   private int bloomFilterLength;
 
@@ -188,22 +189,20 @@ final class RowGroupDecoder {
 
   private ColumnChunkMeta build(ColumnDescriptor leaf, long offsetIndexOffset, int offsetIndexLength,
       long columnIndexOffset, int columnIndexLength) {
-    CompressionCodec codec = codecId >= 0 && codecId < CODECS.length ? CODECS[codecId] : null;
     // Checked where it is used (a scan's bloom filter pruning); a negative offset is no filter, as in parquet-java.
     BloomFilterLocation bloomFilter = bloomFilterOffset >= 0
         ? new BloomFilterLocation(bloomFilterOffset, bloomFilterLength) : null;
-    return new ColumnChunkMeta(leaf, codec, encodings, numValues, totalCompressed, totalUncompressed,
-        dataPageOffset, dictionaryPageOffset, codecId, chunkStatistics, offsetIndexOffset, offsetIndexLength,
-        columnIndexOffset, columnIndexLength, encodingStats, unknownEncodings, bloomFilter);
+    return new ColumnChunkMeta(leaf, coding(), numValues, totalCompressed, totalUncompressed, dataPageOffset,
+        dictionaryPageOffset, chunkStatistics, offsetIndexOffset, offsetIndexLength, columnIndexOffset,
+        columnIndexLength, bloomFilter);
   }
 
   private void metaData(boolean withStatistics) throws ParquetCorruptionException {
     // bit per required field: type, encodings, path_in_schema, codec, num_values, sizes, data_page_offset
     int seen = 0;
-    encodings = null;
     dictionaryPageOffset = -1;
     chunkStatistics = null;
-    encodingStats = null;
+    encodingStats = NO_ENCODING_STATS;
     bloomFilterOffset = -1;
     bloomFilterLength = 0;
     int last = 0;
@@ -218,7 +217,7 @@ final class RowGroupDecoder {
         }
         case 2 -> {
           if (r.is(f, LIST)) {
-            encodings = encodings();
+            encodingsKey = encodings();
             seen |= 2;
           }
         }
@@ -304,61 +303,45 @@ final class RowGroupDecoder {
     }
   }
 
-  /** ColumnMetaData.encodings; ids from the future are dropped (only fatal if a page uses them). */
-  @SuppressWarnings("unchecked")
-  private List<Encoding> encodings() throws ParquetCorruptionException {
+  /**
+   * ColumnMetaData.encodings as a key (ids from the future are dropped, only fatal if a page uses
+   * them, and flagged), or, when the list is too long to key, the flag and the sign bit, the list
+   * in {@code longEncodings}.
+   */
+  private long encodings() throws ParquetCorruptionException {
     int list = r.readList("ColumnMetaData.encodings");
     int n = listSize(list);
-    unknownEncodings = false;
     // Thrift's generated readers ignore the element type; some writers declare i16 (same varint).
     if (listType(list) != I32 && listType(list) != I16 && n > 0) {
       throw r.corrupt(where() + "ColumnMetaData.encodings is a list of wire type " + listType(list));
     }
-    long key = 1; // a leading 1 bit keeps lists of different lengths apart
-    boolean cacheable = n <= 15;
-    Encoding[] known = null;
+    long key = 1;
+    long unknown = 0;
+    Encoding[] known = n <= MAX_KEYED_ENCODINGS ? null : new Encoding[n];
     int count = 0;
     for (int i = 0; i < n; i++) {
       Encoding e = ThriftEnums.encoding(r.readI32());
       if (e == null) {
-        unknownEncodings = true;
-        continue;
-      }
-      if (cacheable) {
+        unknown = UNKNOWN_ENCODINGS;
+      } else if (known == null) {
         key = key << 4 | e.thriftId();
       } else {
-        if (known == null) {
-          known = new Encoding[n];
-        }
         known[count++] = e;
       }
     }
-    if (!cacheable) {
-      return List.of(Arrays.copyOf(known == null ? new Encoding[0] : known, count));
+    if (known == null) {
+      return key | unknown;
     }
-    for (int i = 0; i < encodingCount; i++) {
-      if (encodingKeys[i] == key) {
-        return (List<Encoding>) encodingLists[i];
-      }
-    }
-    List<Encoding> built = fromKey(key);
-    if (encodingCount == MAX_CACHED_ENCODING_LISTS) {
-      return built; // a hostile footer must not make the lookup quadratic
-    }
-    if (encodingCount == encodingKeys.length) {
-      encodingKeys = Arrays.copyOf(encodingKeys, encodingCount * 2);
-      encodingLists = Arrays.copyOf(encodingLists, encodingCount * 2);
-    }
-    encodingKeys[encodingCount] = key;
-    encodingLists[encodingCount++] = built;
-    return built;
+    longEncodings = List.of(Arrays.copyOf(known, count));
+    return Long.MIN_VALUE | unknown;
   }
 
   /**
-   * ColumnMetaData.encoding_stats: which encodings the data pages and the dictionary page use. Page
-   * types and encodings from the future count as {@link EncodingStats#UNKNOWN} data-page encodings.
+   * ColumnMetaData.encoding_stats: which encodings the data pages and the dictionary page use, as
+   * {@code data << 32 | dictionary}. Page types and encodings from the future count as
+   * {@link EncodingStats#UNKNOWN} data-page encodings.
    */
-  private EncodingStats encodingStats() throws ParquetCorruptionException {
+  private long encodingStats() throws ParquetCorruptionException {
     int n = r.readList("ColumnMetaData.encoding_stats", STRUCT);
     int data = 0;
     int dictionary = 0;
@@ -394,33 +377,46 @@ final class RowGroupDecoder {
         default -> data |= EncodingStats.UNKNOWN; // a page type from the future may hold values
       }
     }
-    long key = (long) data << 32 | dictionary & 0xffffffffL;
-    for (int i = 0; i < statsCount; i++) {
-      if (statsKeys[i] == key) {
-        return statsValues[i];
+    return (long) data << 32 | dictionary & 0xffffffffL;
+  }
+
+  /** The chunk's coding: the instance of an earlier chunk that had the same one, else a new one. */
+  private ChunkCoding coding() {
+    boolean unknown = (encodingsKey & UNKNOWN_ENCODINGS) != 0;
+    if (encodingsKey < 0) { // too long to key: not shared
+      return newCoding(longEncodings, unknown);
+    }
+    for (int i = 0; i < codingCount; i++) {
+      if (codingKeys[2 * i] == encodingsKey && codingKeys[2 * i + 1] == encodingStats && codingCodecs[i] == codecId) {
+        return codings[i];
       }
     }
-    EncodingStats built = new EncodingStats(data, dictionary);
-    if (statsCount == MAX_CACHED_ENCODING_STATS) {
-      return built;
+    int n = (63 - Long.numberOfLeadingZeros(encodingsKey & ~UNKNOWN_ENCODINGS)) / 4;
+    Encoding[] list = new Encoding[n];
+    for (int i = n - 1, k = 0; i >= 0; i--, k += 4) {
+      list[i] = ThriftEnums.encoding((int) (encodingsKey >>> k & 0xf));
     }
-    if (statsCount == statsKeys.length) {
-      statsKeys = Arrays.copyOf(statsKeys, statsCount * 2);
-      statsValues = Arrays.copyOf(statsValues, statsCount * 2);
+    ChunkCoding built = newCoding(List.of(list), unknown);
+    if (codingCount == MAX_CACHED_CODINGS) {
+      return built; // a hostile footer must not make the lookup quadratic
     }
-    statsKeys[statsCount] = key;
-    statsValues[statsCount++] = built;
+    if (codingCount == codings.length) {
+      codingKeys = Arrays.copyOf(codingKeys, codingCount * 4);
+      codingCodecs = Arrays.copyOf(codingCodecs, codingCount * 2);
+      codings = Arrays.copyOf(codings, codingCount * 2);
+    }
+    codingKeys[2 * codingCount] = encodingsKey;
+    codingKeys[2 * codingCount + 1] = encodingStats;
+    codingCodecs[codingCount] = codecId;
+    codings[codingCount++] = built;
     return built;
   }
 
-  private static List<Encoding> fromKey(long key) {
-    int n = (63 - Long.numberOfLeadingZeros(key)) / 4;
-    Encoding[] out = new Encoding[n];
-    for (int i = n - 1; i >= 0; i--) {
-      out[i] = ThriftEnums.encoding((int) (key & 0xf));
-      key >>>= 4;
-    }
-    return List.of(out);
+  private ChunkCoding newCoding(List<Encoding> encodings, boolean unknown) {
+    CompressionCodec codec = codecId >= 0 && codecId < CODECS.length ? CODECS[codecId] : null;
+    EncodingStats stats = encodingStats == NO_ENCODING_STATS ? null
+        : new EncodingStats((int) (encodingStats >>> 32), (int) encodingStats);
+    return new ChunkCoding(codec, codecId, encodings, unknown, stats);
   }
 
   private String where() {

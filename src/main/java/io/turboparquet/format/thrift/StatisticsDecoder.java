@@ -11,27 +11,27 @@ import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.ParquetCorruptionException;
 
 /**
- * The Statistics struct (of a column chunk; page headers skip theirs). Equal deprecated and new
- * bounds share one array: the model's arrays are read-only.
+ * The Statistics struct (of a column chunk; page headers skip theirs). Bounds are checked where
+ * they lie and copied once, packed into the model's one array.
  */
 final class StatisticsDecoder {
   private StatisticsDecoder() {}
 
   static ColumnStatistics read(ThriftCursor r) throws ParquetCorruptionException {
-    byte[] max = null;
-    byte[] min = null;
+    long max = -1;
+    long min = -1;
     long nullCount = -1;
     long distinctCount = -1;
-    byte[] maxValue = null;
-    byte[] minValue = null;
+    long maxValue = -1;
+    long minValue = -1;
     Boolean maxExact = null;
     Boolean minExact = null;
     int last = 0;
     for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
       last = fieldId(f);
       switch (last) {
-        case 1 -> max = r.is(f, BINARY) ? r.readBinary("Statistics.max") : max;
-        case 2 -> min = r.is(f, BINARY) ? r.readBinary("Statistics.min") : min;
+        case 1 -> max = r.is(f, BINARY) ? r.readSpan("Statistics.max") : max;
+        case 2 -> min = r.is(f, BINARY) ? r.readSpan("Statistics.min") : min;
         case 3 -> {
           if (r.is(f, I64)) {
             nullCount = r.readI64();
@@ -44,8 +44,8 @@ final class StatisticsDecoder {
             r.nonNegative(distinctCount, "Statistics.distinct_count");
           }
         }
-        case 5 -> maxValue = r.is(f, BINARY) ? r.readBinaryOr(max, "Statistics.max_value") : maxValue;
-        case 6 -> minValue = r.is(f, BINARY) ? r.readBinaryOr(min, "Statistics.min_value") : minValue;
+        case 5 -> maxValue = r.is(f, BINARY) ? r.readSpan("Statistics.max_value") : maxValue;
+        case 6 -> minValue = r.is(f, BINARY) ? r.readSpan("Statistics.min_value") : minValue;
         case 7 -> {
           if (r.is(f, BOOLEAN_TRUE)) {
             maxExact = boolField(f);
@@ -59,6 +59,6 @@ final class StatisticsDecoder {
         default -> r.skip(fieldType(f));
       }
     }
-    return new ColumnStatistics(max, min, nullCount, distinctCount, maxValue, minValue, maxExact, minExact);
+    return ColumnStatistics.of(r.bytes(), max, min, nullCount, distinctCount, maxValue, minValue, maxExact, minExact);
   }
 }

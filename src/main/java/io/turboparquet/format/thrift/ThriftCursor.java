@@ -1,5 +1,6 @@
 package io.turboparquet.format.thrift;
 
+import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.ParquetCorruptionException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -292,23 +293,26 @@ public final class ThriftCursor {
   }
 
   public byte[] readBinary(String name) throws ParquetCorruptionException {
-    return readBinaryOr(null, name);
-  }
-
-  /**
-   * A binary that equals {@code same} byte for byte comes back as {@code same} instead of a copy:
-   * writers store a chunk's bounds twice (the deprecated min/max and min_value/max_value).
-   */
-  byte[] readBinaryOr(byte[] same, String name) throws ParquetCorruptionException {
     int n = readLength(name);
-    byte[] out = same != null && same.length == n && sameBytes(same, pos) ? same
-        : Arrays.copyOfRange(buf, pos, pos + n);
+    byte[] out = Arrays.copyOfRange(buf, pos, pos + n);
     pos += n;
     return out;
   }
 
-  private boolean sameBytes(byte[] same, int at) {
-    return Arrays.equals(same, 0, same.length, buf, at, at + same.length);
+  /**
+   * A binary left where it is: its offset in {@link #bytes()} and length as
+   * {@link ColumnStatistics#span}, checked as {@link #readBinary} checks them.
+   */
+  long readSpan(String name) throws ParquetCorruptionException {
+    int n = readLength(name);
+    long span = ColumnStatistics.span(pos, n);
+    pos += n;
+    return span;
+  }
+
+  /** The array the cursor reads (spans are offsets in it). */
+  byte[] bytes() {
+    return buf;
   }
 
   /**

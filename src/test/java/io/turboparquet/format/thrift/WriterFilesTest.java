@@ -4,8 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turboparquet.format.ChunkCoding;
 import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.FileMetadata;
@@ -15,6 +17,7 @@ import io.turboparquet.testing.WriterFiles;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -99,6 +102,35 @@ class WriterFilesTest {
       }
     }
     assertTrue(anyNulls || writer.equals("pyarrow-nostats"), file + ": some column holds nulls");
+  }
+
+  /** Chunks that repeat a coding (codec, encodings, encoding stats) hold one instance of it; the others differ. */
+  @ParameterizedTest
+  @MethodSource("files")
+  void chunksShareTheirCoding(Path file) throws IOException {
+    FileMetadata meta = FooterEquivalenceTest.decodeWithStats(file);
+    List<ChunkCoding> distinct = new ArrayList<>();
+    for (RowGroupMeta rg : meta.rowGroups()) {
+      for (ColumnChunkMeta chunk : rg.columns()) {
+        ChunkCoding c = chunk.coding();
+        int at = distinct.indexOf(c);
+        if (at < 0) {
+          distinct.add(c);
+        } else {
+          assertSame(distinct.get(at), c, file + " rg " + rg.index() + " " + chunk.column());
+        }
+      }
+    }
+    assertTrue(distinct.size() <= 8, file + ": " + distinct);
+    // The float column f2 as each writer codes it (the encodings as parquet-java lists them are compared in check)
+    String writer = WriterFiles.writer(file);
+    if (!writer.equals("pyarrow-strings")) {
+      ChunkCoding f2 = meta.rowGroups().get(0).column(2).coding();
+      assertEquals(writer.equals("duckdb") || writer.equals("polars") || writer.equals("fastparquet"),
+          f2.encodingStats() == null || !f2.encodingStats().dataPagesAllDictionary(), file + ": " + f2);
+      assertEquals(f2.codec().ordinal(), f2.codecId(), file.toString());
+      assertFalse(f2.unknownEncodings(), file.toString());
+    }
   }
 
   /** Page indexes where the writer writes them; the decoder itself is compared in {@link #decodesAsParquetJavaDoes}. */
