@@ -31,14 +31,14 @@ final class DateCorrection {
 
   /**
    * The file's date status for a scan of {@code columns} (the table's columns, or the star) with
-   * the reader's {@code config}. Files whose projection has no DATE column, and every file when
-   * the correction is off, need none; for the others Drill's rule reads parquet-java's form of the
+   * the reader's {@code config}. Files without rows or whose projection has no DATE column, and
+   * every file when the correction is off, need none; for the others Drill's rule reads parquet-java's form of the
    * footer, made for the date columns only.
    */
   static DateCorruptionStatus of(FileMetadata footer, List<SchemaPath> columns, ParquetReaderConfig config)
       throws IOException {
-    if (!config.autoCorrectCorruptedDates()) {
-      return DateCorruptionStatus.META_SHOWS_NO_CORRUPTION; // what Drill's rule gives too
+    if (!config.autoCorrectCorruptedDates() || footer.rowGroups().isEmpty()) {
+      return DateCorruptionStatus.META_SHOWS_NO_CORRUPTION; // off: what Drill's rule gives too; no rows: no dates
     }
     Set<String> projected = columns.stream().map(c -> c.getRootSegmentPath().toLowerCase(Locale.ROOT))
         .collect(Collectors.toSet());
