@@ -32,9 +32,9 @@ import org.slf4j.LoggerFactory;
  * the next query over the same files none. A footer is decoded whole, with every column's
  * statistics (what Drill's planning collects). Entries are keyed by path, length and modification
  * time, so a rewritten file is decoded again (and its older version's footer dropped); a failed
- * decode is not cached. Bounded by the
- * estimated heap bytes of the decoded footers ({@value #MAX_BYTES} in the drillbit's configuration:
- * {@code auto}, an eighth of the heap, or a size; 0 turns caching off), least recently used first out.
+ * decode is not cached. Bounded by the estimated heap bytes of the decoded footers
+ * ({@value #MAX_BYTES} in the drillbit's configuration: {@code auto}, an eighth of the heap, or a
+ * size; 0 turns caching off), least recently used first out.
  * With impersonation on, a query's user must be allowed to read a file for its cached footer.
  *
  * <p>Beside each footer the cache keeps one thing derived from it ({@link #derived}): Drill's
