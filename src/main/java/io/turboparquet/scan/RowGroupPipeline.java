@@ -84,16 +84,7 @@ public final class RowGroupPipeline implements AutoCloseable {
     @Override
     public void run() {
       try {
-        if (!claimed.compareAndSet(false, true)) {
-          return;
-        }
-        try {
-          selection = planEarly(read);
-        } catch (Throwable t) {
-          error = t;
-        } finally {
-          done.countDown();
-        }
+        planUnlessClaimed(true);
       } finally {
         plannings.decrementAndGet(); // run only as handed to the pool by startPlannings
         if (!closed) {
@@ -107,15 +98,7 @@ public final class RowGroupPipeline implements AutoCloseable {
      * pool thread left it to the read's turn; its error as thrown there.
      */
     PageSelection get() throws IOException {
-      if (claimed.compareAndSet(false, true)) {
-        try {
-          selection = plan(read);
-        } catch (Throwable t) {
-          error = t;
-        } finally {
-          done.countDown();
-        }
-      }
+      planUnlessClaimed(false);
       try {
         done.await();
       } catch (InterruptedException e) {
@@ -132,6 +115,20 @@ public final class RowGroupPipeline implements AutoCloseable {
         throw e;
       }
       return selection != LEFT_FOR_ITS_TURN ? selection : plan(read);
+    }
+
+    /** Plans the read on this thread ({@link #planEarly} ahead of its turn) unless another thread has claimed it. */
+    private void planUnlessClaimed(boolean early) {
+      if (!claimed.compareAndSet(false, true)) {
+        return;
+      }
+      try {
+        selection = early ? planEarly(read) : plan(read);
+      } catch (Throwable t) {
+        error = t;
+      } finally {
+        done.countDown();
+      }
     }
 
     /** Keeps it from starting, or waits until it ends: what it read is released when it returns. */

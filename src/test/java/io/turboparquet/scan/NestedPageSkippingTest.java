@@ -18,18 +18,13 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import org.apache.parquet.column.ParquetProperties.WriterVersion;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.OffsetIndex;
 import org.apache.parquet.format.PageLocation;
 import org.apache.parquet.format.Util;
-import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.AfterAll;
@@ -73,12 +68,7 @@ public class NestedPageSkippingTest {
   public static void write(Path file, int rows, boolean v2, long seed) throws IOException {
     SplittableRandom r = new SplittableRandom(seed);
     SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
-    try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new LocalOutputFile(file))
-        .withType(SCHEMA)
-        .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-        .withCompressionCodec(v2 ? CompressionCodecName.ZSTD : CompressionCodecName.SNAPPY)
-        .withWriterVersion(v2 ? WriterVersion.PARQUET_2_0 : WriterVersion.PARQUET_1_0)
-        .withDictionaryEncoding(!v2)
+    try (ParquetWriter<Group> w = PageIndexFiles.writer(file, SCHEMA, v2)
         .withPageRowCountLimit(400)
         .withPageSize(2048) // the string lists fill pages long before 400 rows
         .withMinRowCountForPageSizeCheck(1) // every column's pages end where they fill, so the flat

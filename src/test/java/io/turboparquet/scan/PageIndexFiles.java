@@ -46,16 +46,21 @@ public final class PageIndexFiles {
     writeSorted(Path.of(args[0]), Integer.parseInt(args[1]), Integer.parseInt(args[2]));
   }
 
+  /** parquet-java's writer of {@code schema} to {@code file}: V2 pages, ZSTD, no dictionary when {@code v2}, else V1, SNAPPY, dictionaries. */
+  static ExampleParquetWriter.Builder writer(Path file, MessageType schema, boolean v2) {
+    return ExampleParquetWriter.builder(new LocalOutputFile(file))
+        .withType(schema)
+        .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+        .withCompressionCodec(v2 ? CompressionCodecName.ZSTD : CompressionCodecName.SNAPPY)
+        .withWriterVersion(v2 ? WriterVersion.PARQUET_2_0 : WriterVersion.PARQUET_1_0)
+        .withDictionaryEncoding(!v2);
+  }
+
   /** {@code rows} rows; v2 pages and no dictionary when {@code v2}. */
   public static void write(Path file, int rows, boolean v2, long seed) throws IOException {
     SplittableRandom r = new SplittableRandom(seed);
     SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
-    try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new LocalOutputFile(file))
-        .withType(SCHEMA)
-        .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-        .withCompressionCodec(v2 ? CompressionCodecName.ZSTD : CompressionCodecName.SNAPPY)
-        .withWriterVersion(v2 ? WriterVersion.PARQUET_2_0 : WriterVersion.PARQUET_1_0)
-        .withDictionaryEncoding(!v2)
+    try (ParquetWriter<Group> w = writer(file, SCHEMA, v2)
         .withPageRowCountLimit(700)
         .withPageSize(4096)
         .withRowGroupSize(256 * 1024)
