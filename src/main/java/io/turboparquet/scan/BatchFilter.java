@@ -8,7 +8,10 @@ import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.PhysicalType;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -17,18 +20,26 @@ import java.util.List;
  * batch only when it has a candidate row. A necessary condition, like every other use of the
  * filter: a value it cannot judge (NaN, a column whose order the filter does not know) counts as
  * a match, and a null never compares true. Literals are turned once into the stored form they are
- * compared with (a scaled long, a double, unsigned bytes), so the test per row is a primitive
- * comparison.
+ * compared with (a scaled long, a double, unsigned bytes). Rows are judged in blocks of
+ * {@link #BLOCK}, each node of the filter in one loop over its column's buffer without a branch
+ * on the values (a lookup judges every row of the row group); the search for the first and last
+ * candidate stops at the block that holds it.
  */
 final class BatchFilter {
-  /** A node of the filter, evaluated on one row of the decoded filter columns. */
-  private interface Test {
-    boolean test(ColumnBatch[] columns, int row);
+  /** Rows judged at once. */
+  static final int BLOCK = 1024;
+
+  /** A node of the filter, judged on a block of rows of the decoded filter columns. */
+  private abstract static class Test {
+    /** Sets {@code out[r - from]}, for every row {@code r} in {@code [from, to)}, to whether it may match. */
+    abstract void judge(ColumnBatch[] columns, int from, int to, boolean[] out);
   }
 
   /** Projection positions of the filter's columns (each decoded first). */
   private final int[] filterColumns;
   private final Test root;
+  /** The judgement of the block last judged. */
+  private final boolean[] mask = new boolean[BLOCK];
 
   private BatchFilter(int[] filterColumns, Test root) {
     this.filterColumns = filterColumns;
@@ -71,13 +82,17 @@ final class BatchFilter {
   }
 
   /**
-   * The first of the first {@code rows} rows that may match, or {@code rows} when none may;
+   * The first row in {@code [from, rows)} that may match, or {@code rows} when none may;
    * {@code columns} holds (at least) the filter's columns.
    */
-  int firstMatch(ColumnBatch[] columns, int rows) {
-    for (int r = 0; r < rows; r++) {
-      if (root.test(columns, r)) {
-        return r;
+  int firstMatch(ColumnBatch[] columns, int from, int rows) {
+    for (int block = from; block < rows; block += BLOCK) {
+      int end = Math.min(rows, block + BLOCK);
+      root.judge(columns, block, end, mask);
+      for (int r = block; r < end; r++) {
+        if (mask[r - block]) {
+          return r;
+        }
       }
     }
     return rows;
@@ -85,9 +100,13 @@ final class BatchFilter {
 
   /** The last row before {@code rows} that may match, searched down to {@code first}, a row that may. */
   int lastMatch(ColumnBatch[] columns, int first, int rows) {
-    for (int r = rows - 1; r > first; r--) {
-      if (root.test(columns, r)) {
-        return r;
+    for (int end = rows; end > first + 1; end -= BLOCK) {
+      int block = Math.max(first + 1, end - BLOCK);
+      root.judge(columns, block, end, mask);
+      for (int r = end - 1; r >= block; r--) {
+        if (mask[r - block]) {
+          return r;
+        }
       }
     }
     return first;
@@ -95,68 +114,145 @@ final class BatchFilter {
 
   private static Test test(Filter.Node node, List<ColumnDescriptor> projection) {
     if (node instanceof Filter.All all) {
-      Test[] terms = all.terms().stream().map(t -> test(t, projection)).toArray(Test[]::new);
-      return (c, r) -> {
-        for (Test t : terms) {
-          if (!t.test(c, r)) {
-            return false;
-          }
-        }
-        return true;
-      };
+      return new Combined(all.terms().stream().map(t -> test(t, projection)).toArray(Test[]::new), true);
     }
     if (node instanceof Filter.Any any) {
-      Test[] terms = any.terms().stream().map(t -> test(t, projection)).toArray(Test[]::new);
-      return (c, r) -> {
-        for (Test t : terms) {
-          if (t.test(c, r)) {
-            return true;
-          }
-        }
-        return false;
-      };
+      return new Combined(any.terms().stream().map(t -> test(t, projection)).toArray(Test[]::new), false);
     }
     Filter.Leaf leaf = (Filter.Leaf) node;
     int at = 0;
     while (projection.get(at).index() != leaf.column().index()) {
       at++;
     }
-    int column = at;
     switch (leaf.kind()) {
       case IS_NULL:
-        return (c, r) -> isNull(c[column], r);
+        return new NullTest(at, true);
       case NOT_NULL:
-        return (c, r) -> !isNull(c[column], r);
+        return new NullTest(at, false);
       default:
         break;
     }
     if (leaf.order() == null) {
-      return (c, r) -> true; // an order we do not know: may match
+      return MAY_MATCH; // an order we do not know
     }
     Value[] values = leaf.values().stream().map(v -> Value.of(leaf.column(), leaf.order().scale(), v))
         .toArray(Value[]::new);
     if (values.length == 0 || java.util.Arrays.stream(values).anyMatch(v -> v == null)) {
-      return (c, r) -> true;
+      return MAY_MATCH;
     }
     Op op = leaf.op();
-    return (c, r) -> {
-      ColumnBatch batch = c[column];
-      if (isNull(batch, r)) {
-        return false;
-      }
-      for (Value v : values) {
-        int cmp = v.compareRow(batch.values(), r);
-        if (cmp == Value.UNKNOWN || holds(op, cmp)) {
-          return true;
-        }
-      }
-      return false;
-    };
+    return new Comparison(at, values, new boolean[] {holds(op, -1), holds(op, 0), holds(op, 1)});
   }
 
-  private static boolean isNull(ColumnBatch batch, int row) {
-    ByteBuf validity = batch.validity();
-    return validity != null && validity.getByte(row) == 0;
+  /** Every row may match. */
+  private static final Test MAY_MATCH = new Test() {
+    @Override
+    void judge(ColumnBatch[] columns, int from, int to, boolean[] out) {
+      Arrays.fill(out, 0, to - from, true);
+    }
+  };
+
+  /** AND (all) or OR of terms, each judged over the whole block. */
+  private static final class Combined extends Test {
+    private final Test[] terms;
+    private final boolean all;
+    private final boolean[] term = new boolean[BLOCK];
+
+    Combined(Test[] terms, boolean all) {
+      this.terms = terms;
+      this.all = all;
+    }
+
+    @Override
+    void judge(ColumnBatch[] columns, int from, int to, boolean[] out) {
+      int n = to - from;
+      if (terms.length == 0) {
+        Arrays.fill(out, 0, n, all);
+        return;
+      }
+      terms[0].judge(columns, from, to, out);
+      for (int t = 1; t < terms.length; t++) {
+        terms[t].judge(columns, from, to, term);
+        if (all) {
+          for (int i = 0; i < n; i++) {
+            out[i] &= term[i];
+          }
+        } else {
+          for (int i = 0; i < n; i++) {
+            out[i] |= term[i];
+          }
+        }
+      }
+    }
+  }
+
+  /** IS NULL / IS NOT NULL. */
+  private static final class NullTest extends Test {
+    private final int column;
+    private final boolean wantNull;
+
+    NullTest(int column, boolean wantNull) {
+      this.column = column;
+      this.wantNull = wantNull;
+    }
+
+    @Override
+    void judge(ColumnBatch[] columns, int from, int to, boolean[] out) {
+      ByteBuf validity = columns[column].validity();
+      if (validity == null) {
+        Arrays.fill(out, 0, to - from, !wantNull);
+        return;
+      }
+      ByteBuffer defined = view(validity, to);
+      for (int r = from; r < to; r++) {
+        out[r - from] = (defined.get(r) == 0) == wantNull;
+      }
+    }
+  }
+
+  /** A comparison with one literal, or with any of an IN list's: a null never matches. */
+  private static final class Comparison extends Test {
+    private final int column;
+    private final Value[] values;
+    /** Whether the comparison holds when the row's value is below, equal to, above the literal. */
+    private final boolean[] accept;
+
+    Comparison(int column, Value[] values, boolean[] accept) {
+      this.column = column;
+      this.values = values;
+      this.accept = accept;
+    }
+
+    @Override
+    void judge(ColumnBatch[] columns, int from, int to, boolean[] out) {
+      ColumnBatch batch = columns[column];
+      Arrays.fill(out, 0, to - from, false);
+      for (Value v : values) {
+        v.mark(batch.values(), from, to, accept, out);
+      }
+      ByteBuf validity = batch.validity();
+      if (validity != null) {
+        ByteBuffer defined = view(validity, to);
+        for (int r = from; r < to; r++) {
+          out[r - from] &= defined.get(r) != 0;
+        }
+      }
+    }
+  }
+
+  /**
+   * The first {@code bytes} bytes of a buffer as a little-endian NIO view (a copy when the buffer
+   * has no single one): indexed reads the JIT compiles to plain loads, without netty's per-call
+   * reference-count check.
+   */
+  private static ByteBuffer view(ByteBuf buf, int bytes) {
+    if (buf.nioBufferCount() == 1) {
+      return buf.nioBuffer(0, bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
+    ByteBuffer copy = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    buf.getBytes(0, copy);
+    copy.clear();
+    return copy;
   }
 
   private static boolean holds(Op op, int cmp) {
@@ -170,13 +266,15 @@ final class BatchFilter {
     };
   }
 
-  /** A literal in the stored form of its column, compared with one row's value. */
+  /** A literal in the stored form of its column, compared with the rows' values. */
   private abstract static class Value {
-    /** The row's value cannot be judged (NaN): it may match. */
-    static final int UNKNOWN = Integer.MIN_VALUE;
-
-    /** The sign of (row value - literal), or UNKNOWN. */
-    abstract int compareRow(ValueSink values, int row);
+    /**
+     * Sets {@code out[r - from]} for each row {@code r} in {@code [from, to)} whose value may
+     * satisfy the comparison: its value below, equal to or above this literal with
+     * {@code accept[0]}, {@code accept[1]} or {@code accept[2]} true, or a value that cannot be
+     * judged (NaN). Leaves the other entries as they are.
+     */
+    abstract void mark(ValueSink values, int from, int to, boolean[] accept, boolean[] out);
 
     /**
      * The literal {@code v} (as {@link io.turboparquet.filter.ValueOrder#literal} typed it, with the
@@ -224,17 +322,36 @@ final class BatchFilter {
     }
 
     @Override
-    int compareRow(ValueSink values, int row) {
+    void mark(ValueSink values, int from, int to, boolean[] accept, boolean[] out) {
       if (outside != 0) {
-        return -outside; // every value is above a literal below every long, and the other way round
+        // Every value is above a literal below every long, and the other way round.
+        if (accept[1 - outside]) {
+          Arrays.fill(out, 0, to - from, true);
+        }
+        return;
       }
-      ByteBuf b = values.values();
-      long x = width == 8 ? b.getLongLE(8 * row)
-          : width == 4 ? b.getIntLE(4 * row) : b.getByte(row);
-      if (x != floor) {
-        return x < floor ? -1 : 1;
+      boolean below = accept[0];
+      boolean equal = accept[exact ? 1 : 0]; // x == floor(literal) < literal when it is not an integer
+      boolean above = accept[2];
+      long f = floor;
+      ByteBuffer b = view(values.values(), to * width);
+      // One loop per width, each without a branch on the value.
+      if (width == 8) {
+        for (int r = from; r < to; r++) {
+          long x = b.getLong(r << 3);
+          out[r - from] |= (x < f & below) | (x > f & above) | (x == f & equal);
+        }
+      } else if (width == 4) {
+        for (int r = from; r < to; r++) {
+          long x = b.getInt(r << 2);
+          out[r - from] |= (x < f & below) | (x > f & above) | (x == f & equal);
+        }
+      } else {
+        for (int r = from; r < to; r++) {
+          long x = b.get(r);
+          out[r - from] |= (x < f & below) | (x > f & above) | (x == f & equal);
+        }
       }
-      return exact ? 0 : -1; // x == floor(literal) < literal
     }
   }
 
@@ -249,13 +366,19 @@ final class BatchFilter {
     }
 
     @Override
-    int compareRow(ValueSink values, int row) {
-      ByteBuf b = values.values();
-      double x = single ? Float.intBitsToFloat(b.getIntLE(4 * row)) : Double.longBitsToDouble(b.getLongLE(8 * row));
-      if (Double.isNaN(x)) {
-        return UNKNOWN;
+    void mark(ValueSink values, int from, int to, boolean[] accept, boolean[] out) {
+      boolean below = accept[0];
+      boolean equal = accept[1];
+      boolean above = accept[2];
+      double l = literal;
+      ByteBuffer b = view(values.values(), to * (single ? 4 : 8));
+      for (int r = from; r < to; r++) {
+        double x = single ? b.getFloat(r << 2) : b.getDouble(r << 3);
+        boolean lt = x < l;
+        boolean gt = x > l;
+        boolean eq = x == l;
+        out[r - from] |= (lt & below) | (gt & above) | (eq & equal) | !(lt | gt | eq); // NaN: not judged, may match
       }
-      return x < literal ? -1 : x > literal ? 1 : 0;
     }
   }
 
@@ -268,27 +391,35 @@ final class BatchFilter {
     }
 
     @Override
-    int compareRow(ValueSink values, int row) {
-      ByteBuf data = values.values();
-      int from;
-      int length;
-      if (values.isVariableWidth()) {
-        ByteBuf offsets = values.offsets();
-        from = offsets.getIntLE(4 * row);
-        length = offsets.getIntLE(4 * row + 4) - from;
-      } else {
-        from = values.width() * row;
-        length = values.width();
+    void mark(ValueSink values, int from, int to, boolean[] accept, boolean[] out) {
+      ByteBuffer offsets = values.isVariableWidth() ? view(values.offsets(), 4 * (to + 1)) : null;
+      int width = values.width();
+      ByteBuffer data = view(values.values(), offsets != null ? offsets.getInt(4 * to) : to * width);
+      for (int r = from; r < to; r++) {
+        int start;
+        int length;
+        if (offsets != null) {
+          start = offsets.getInt(r << 2);
+          length = offsets.getInt((r + 1) << 2) - start;
+        } else {
+          start = width * r;
+          length = width;
+        }
+        out[r - from] |= accept[compare(data, start, length) + 1];
       }
+    }
+
+    /** The sign of (the value at [start, start + length) - the literal). */
+    private int compare(ByteBuffer data, int start, int length) {
       int n = Math.min(length, literal.length);
       for (int i = 0; i < n; i++) {
-        int a = data.getByte(from + i) & 0xFF;
+        int a = data.get(start + i) & 0xFF;
         int b = literal[i] & 0xFF;
         if (a != b) {
           return a < b ? -1 : 1;
         }
       }
-      return Integer.compare(length, literal.length);
+      return Integer.signum(Integer.compare(length, literal.length));
     }
   }
 }

@@ -222,7 +222,7 @@ final class RowGroupScanner implements AutoCloseable {
         columns = new ColumnBatch[readers.size()];
         decode(columns, isFilterColumn, true, start, rows);
         int candidates = fewest(columns, start, remaining, rows);
-        int first = late.firstMatch(columns, candidates);
+        int first = late.firstMatch(columns, 0, candidates);
         if (first > 0 && first >= candidates / TRIM_SHARE && othersCanSkipTo(start + first)) {
           // No candidate before `first` (none at all when it is `candidates`): pass over those rows.
           for (int i : late.filterColumns()) {

@@ -12,16 +12,23 @@ import io.turboparquet.format.Repetition;
 import io.turboparquet.format.Schema;
 import io.turboparquet.io.TrackingBufferSource;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.IntPredicate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * Late materialization's row test on integer columns: the first and last row of a batch that may
+ * Late materialization's row test. On integer columns, the first and last row of a batch that may
  * match (where a batch is cut) equal an exact decimal comparison of every row with the literal,
  * for every operator, literals between integers and at and beyond the ends of the longs, nulls,
- * and windows of the batch.
+ * and windows of the batch. On doubles (NaN, signed zeros), strings (unsigned bytes, prefixes,
+ * empty values), IN lists, IS NULL and AND / OR of them, every row's judgement equals a
+ * comparison of that row's value.
  */
 class BatchFilterTest {
   private static final ColumnDescriptor I64 =
@@ -81,7 +88,7 @@ class BatchFilterTest {
               expected.add(v != null && holds(op, new BigDecimal(v).compareTo(new BigDecimal(literal))));
             }
             for (int window : new int[] {rows, 1, 7, 150}) {
-              int first = filter.firstMatch(columns, window);
+              int first = filter.firstMatch(columns, 0, window);
               assertEquals(expected.subList(0, window).indexOf(true) < 0 ? window
                   : expected.subList(0, window).indexOf(true), first, column + " " + op + " " + literal + " first of "
                   + window);
@@ -98,6 +105,101 @@ class BatchFilterTest {
       validity.release();
     }
     assertEquals(0, source.outstanding());
+  }
+
+  @Test
+  void everyRowsJudgementEqualsAComparisonOfItsValueOnDoublesStringsAndCombinations() {
+    ColumnDescriptor dbl = new ColumnDescriptor(0, List.of("d"), PhysicalType.DOUBLE, 0, Repetition.OPTIONAL, 1, 0, null);
+    ColumnDescriptor str = new ColumnDescriptor(1, List.of("s"), PhysicalType.BYTE_ARRAY, 0, Repetition.OPTIONAL, 1, 0,
+        "STRING");
+    Schema schema = new Schema(null, List.of(dbl, str, OTHER));
+    List<ColumnDescriptor> projection = List.of(dbl, str, OTHER);
+    SplittableRandom random = new SplittableRandom(9);
+    int rows = 500;
+    double[] doubleChoices = {Double.NaN, -0.0, 0.0, 1.5, -2, 2.5, 1e300, Double.NEGATIVE_INFINITY};
+    String[] stringChoices = {"", "a", "ab", "abc", "b", "\u00e9t\u00e9", "\u00ff", "a\u0000", "zz"};
+    Double[] doubles = new Double[rows];
+    String[] strings = new String[rows];
+    for (int r = 0; r < rows; r++) {
+      doubles[r] = random.nextInt(7) == 0 ? null : doubleChoices[random.nextInt(doubleChoices.length)];
+      strings[r] = random.nextInt(7) == 0 ? null : stringChoices[random.nextInt(stringChoices.length)];
+    }
+    TrackingBufferSource source = new TrackingBufferSource();
+    try (ValueSink d = new ValueSink(source, 8);
+        ValueSink s = new ValueSink(source, ValueSink.VARIABLE);
+        ValueSink o = new ValueSink(source, 4)) {
+      ByteBuf dValid = source.buffer(rows);
+      ByteBuf sValid = source.buffer(rows);
+      ByteBuf dv = d.reserve(rows);
+      o.reserve(rows);
+      for (int r = 0; r < rows; r++) {
+        dValid.setByte(r, doubles[r] == null ? 0 : 1);
+        dv.setLongLE(8 * r, doubles[r] == null ? 0 : Double.doubleToRawLongBits(doubles[r]));
+        sValid.setByte(r, strings[r] == null ? 0 : 1);
+        byte[] bytes = strings[r] == null ? new byte[0] : strings[r].getBytes(StandardCharsets.UTF_8);
+        s.appendBinary(bytes, 0, bytes.length);
+      }
+      d.advance(rows);
+      o.advance(rows);
+      ColumnBatch[] columns = {new ColumnBatch(dbl, d), new ColumnBatch(str, s), new ColumnBatch(OTHER, o)};
+      int dDefined = (int) Arrays.stream(doubles).filter(v -> v != null).count();
+      int sDefined = (int) Arrays.stream(strings).filter(v -> v != null).count();
+      columns[0].set(rows, rows, dDefined, dValid, null, null);
+      columns[1].set(rows, rows, sDefined, sValid, null, null);
+      columns[2].set(rows, rows, rows, null, null, null);
+      Map<String, IntPredicate> cases = new LinkedHashMap<>();
+      for (String op : OPS) {
+        for (String literal : List.of("0", "-0.0", "1.5", "2", "-1e308")) {
+          cases.put("d " + op + " " + literal, r -> doubles[r] != null
+              && (doubles[r].isNaN() || holds(op, compareDoubles(doubles[r], Double.parseDouble(literal)))));
+        }
+        for (String literal : List.of("", "a", "ab", "b", "\u00e9", "\u00ff", "zzz")) {
+          byte[] l = literal.getBytes(StandardCharsets.UTF_8);
+          cases.put("s " + op + " '" + literal + "'", r -> strings[r] != null
+              && holds(op, Integer.signum(Arrays.compareUnsigned(strings[r].getBytes(StandardCharsets.UTF_8), l))));
+        }
+      }
+      cases.put("d IN (1.5, -2, 7)", r -> doubles[r] != null
+          && (doubles[r].isNaN() || doubles[r] == 1.5 || doubles[r] == -2));
+      cases.put("s IN ('ab', 'zz', 'q')", r -> strings[r] != null
+          && (strings[r].equals("ab") || strings[r].equals("zz")));
+      cases.put("d IS NULL", r -> doubles[r] == null);
+      cases.put("s IS NOT NULL", r -> strings[r] != null);
+      cases.put("d > 0 AND s < 'b'", r -> doubles[r] != null && (doubles[r].isNaN() || doubles[r] > 0)
+          && strings[r] != null && Arrays.compareUnsigned(strings[r].getBytes(StandardCharsets.UTF_8),
+          "b".getBytes(StandardCharsets.UTF_8)) < 0);
+      cases.put("d = 2.5 OR s = 'abc' OR d IS NULL", r -> doubles[r] == null || doubles[r].isNaN()
+          || doubles[r] == 2.5 || "abc".equals(strings[r]));
+      for (Map.Entry<String, IntPredicate> c : cases.entrySet()) {
+        BatchFilter filter = BatchFilter.of(Filter.bind(Predicate.parse(c.getKey()), schema), projection);
+        for (int window : new int[] {rows, 1, 64, 333}) {
+          int first = filter.firstMatch(columns, 0, window);
+          int expectedFirst = window;
+          int expectedLast = -1;
+          for (int r = 0; r < window; r++) {
+            boolean expected = c.getValue().test(r);
+            assertEquals(expected, filter.firstMatch(columns, r, r + 1) == r, c.getKey() + " row " + r + " (" + doubles[r] + ", " + strings[r] + ")");
+            if (expected) {
+              expectedFirst = Math.min(expectedFirst, r);
+              expectedLast = r;
+            }
+          }
+          assertEquals(expectedFirst, first, c.getKey() + " first of " + window);
+          if (first < window) {
+            assertEquals(expectedLast, filter.lastMatch(columns, first, window), c.getKey() + " last of " + window);
+          }
+        }
+      }
+      assertEquals(6 * 12 + 6, cases.size());
+      dValid.release();
+      sValid.release();
+    }
+    assertEquals(0, source.outstanding());
+  }
+
+  /** Double comparison as Parquet orders doubles, NaN aside: -0.0 equals 0.0. */
+  private static int compareDoubles(double a, double b) {
+    return a < b ? -1 : a > b ? 1 : 0;
   }
 
   private static boolean holds(String op, int cmp) {
