@@ -3,12 +3,15 @@ package io.turboparquet.drill;
 import io.turboparquet.format.FooterReader;
 import java.io.IOException;
 import java.util.List;
+import java.util.Set;
+import org.apache.calcite.plan.RelOptRule;
 import org.apache.drill.common.exceptions.UserException;
 import org.apache.drill.common.expression.SchemaPath;
 import org.apache.drill.common.logical.StoragePluginConfig;
 import org.apache.drill.exec.metastore.MetadataProviderManager;
 import org.apache.drill.exec.physical.base.AbstractFileGroupScan;
 import org.apache.drill.exec.physical.base.SchemalessScan;
+import org.apache.drill.exec.planner.PlannerPhase;
 import org.apache.drill.exec.planner.logical.DrillTable;
 import org.apache.drill.exec.server.DrillbitContext;
 import org.apache.drill.exec.server.options.OptionManager;
@@ -168,6 +171,12 @@ public final class TurboParquetFormatPlugin extends ParquetFormatPlugin {
   @Override
   public TurboParquetFormatConfig getConfig() {
     return config;
+  }
+
+  /** ANALYZE ... REFRESH METADATA from the footers (Drill's own rule for this takes only its group scan). */
+  @Override
+  public Set<? extends RelOptRule> getOptimizerRules(PlannerPhase phase) {
+    return phase == PlannerPhase.PHYSICAL ? Set.of(AnalyzeFromFootersRule.INSTANCE) : Set.of();
   }
 
 }

@@ -146,6 +146,11 @@ public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
     return cacheFileRoot;
   }
 
+  /** The format plugin (its file system configuration) this scan reads with. */
+  TurboParquetFormatPlugin formatPlugin() {
+    return formatPlugin;
+  }
+
   @Override
   public TurboParquetRowGroupScan getSpecificScan(int minorFragmentId) {
     return new TurboParquetRowGroupScan(getUserName(), formatPlugin, getReadEntries(minorFragmentId), columns,
