@@ -76,14 +76,8 @@ final class ColumnChunkReader implements AutoCloseable {
   /** Whether batches check the byte limit: variable-width or nested columns. */
   private final boolean bounded;
   private long byteLimit = Long.MAX_VALUE;
-  /** Rows moved out of the last batch by {@link #keep}, for the next: values, validity or levels. */
-  private ValueSink carry;
-  private ByteBuf carryValidity;
-  private ByteBuf carryRep;
-  private ByteBuf carryDef;
-  private int carryRows;
-  private int carryEntries;
-  private int carryNonNull;
+  /** Rows moved out of the last batch by {@link #keep}, for the next. */
+  private final CarryOver carry;
   /**
    * For the slow limit path, made once per page on first use: defined values before each entry
    * ({@code pageDefined[0, pageEntries]}) and, for nested columns, the entries that start a record.
@@ -123,6 +117,7 @@ final class ColumnChunkReader implements AutoCloseable {
     this.maxPageEntries = options.maxPageEntries();
     this.maxRep = column.maxRepetitionLevel();
     this.sink = new ValueSink(source, column.valueWidth() > 0 ? column.valueWidth() : ValueSink.VARIABLE);
+    this.carry = new CarryOver(source, sink.isVariableWidth() ? ValueSink.VARIABLE : sink.width(), maxDef, maxRep);
     this.batch = new ColumnBatch(column, sink);
     this.bounded = sink.isVariableWidth() || maxRep > 0;
   }
@@ -172,9 +167,9 @@ final class ColumnChunkReader implements AutoCloseable {
    * their row count in a flat column).
    */
   private void seekRow(long target) throws IOException {
-    if (carryRows > 0 || target < rowPosition) {
+    if (carry.rows() > 0 || target < rowPosition) {
       throw new IllegalStateException(location.describe() + ": cannot move from row " + rowPosition + " to row "
-          + target + (carryRows > 0 ? " with rows carried over" : ""));
+          + target + (carry.rows() > 0 ? " with rows carried over" : ""));
     }
     if (maxRep > 0) {
       seekNested(target);
@@ -254,8 +249,8 @@ final class ColumnChunkReader implements AutoCloseable {
     if (!sink.isVariableWidth()) {
       sink.reserve(rows); // one allocation of the batch's size, also after detachValues()
     }
-    int done = carryRows;
-    int nonNull = carryNonNull;
+    int done = carry.rows();
+    int nonNull = carry.nonNull();
     if (done > 0) {
       restoreCarry();
     }
@@ -347,9 +342,9 @@ final class ColumnChunkReader implements AutoCloseable {
   }
 
   private void readNested(int rows) throws IOException {
-    int rowsDone = carryRows;
-    int entries = carryEntries;
-    int nonNull = carryNonNull;
+    int rowsDone = carry.rows();
+    int entries = carry.entries();
+    int nonNull = carry.nonNull();
     if (rowsDone > 0) {
       restoreCarry();
     }
@@ -494,103 +489,39 @@ final class ColumnChunkReader implements AutoCloseable {
   }
 
   /**
-   * Ends the last batch after its first {@code rows} rows (another column of the batch ended
-   * there) and keeps the rest for the start of the next batch. Called by the scanner between
-   * batches, before the batch is handed on.
-   */
-  /**
    * Whether the rows up to {@code row} can be passed over undecoded: a flat column whose rows kept
    * from the last batch ({@link #keep}), if any, all lie before it.
    */
   boolean canSkipTo(long row) {
-    return maxRep == 0 && rowPosition + carryRows <= row;
+    return maxRep == 0 && rowPosition + carry.rows() <= row;
   }
 
   /** Drops the rows kept from the last batch, unread (the scan skips them; see {@link #canSkipTo}). */
   void dropCarriedRows() {
-    rowPosition += carryRows;
-    carryRows = 0;
-    carryEntries = 0;
-    carryNonNull = 0;
+    rowPosition += carry.rows();
+    carry.drop();
   }
 
+  /**
+   * Ends the last batch after its first {@code rows} rows (another column of the batch ended
+   * there) and keeps the rest for the start of the next batch. Called by the scanner between
+   * batches, before the batch is handed on.
+   */
   void keep(int rows) {
-    int total = batch.rowCount();
-    if (rows >= total) {
-      return;
-    }
-    if (carry == null) {
-      carry = new ValueSink(source, sink.isVariableWidth() ? ValueSink.VARIABLE : sink.width());
-    }
-    carry.reset();
-    int entriesKept;
-    int valuesKept;
-    if (maxRep == 0) {
-      entriesKept = rows;
-      valuesKept = rows;
-      if (maxDef > 0) {
-        carryValidity = ensure(carryValidity, total - rows);
-        carryValidity.setBytes(0, validity, rows, total - rows);
-      }
-    } else {
-      int starts = 0;
-      int e = 0;
-      int entries = batch.entryCount();
-      while (e < entries) {
-        if (repOut.getByte(e) == 0 && starts++ == rows) {
-          break;
-        }
-        e++;
-      }
-      entriesKept = e;
-      int defined = 0;
-      for (int j = 0; j < e; j++) {
-        defined += (defOut.getByte(j) & 0xFF) == maxDef ? 1 : 0;
-      }
-      valuesKept = defined;
-      carryRep = ensure(carryRep, entries - e);
-      carryRep.setBytes(0, repOut, e, entries - e);
-      carryDef = ensure(carryDef, entries - e);
-      carryDef.setBytes(0, defOut, e, entries - e);
-    }
-    int nonNullKept;
-    if (maxRep > 0) {
-      nonNullKept = valuesKept;
-    } else if (maxDef == 0) {
-      nonNullKept = rows;
-    } else {
-      nonNullKept = 0;
-      for (int j = 0; j < rows; j++) {
-        nonNullKept += validity.getByte(j) != 0 ? 1 : 0;
-      }
-    }
-    carry.appendFrom(sink, valuesKept, sink.position());
-    sink.truncate(valuesKept);
-    carryRows = total - rows;
-    rowPosition -= carryRows;
-    carryEntries = batch.entryCount() - entriesKept;
-    carryNonNull = batch.nonNullCount() - nonNullKept;
-    batch.set(rows, entriesKept, nonNullKept, batch.validity(), batch.repetitionLevels(),
-        batch.definitionLevels());
+    rowPosition -= carry.take(batch, sink, validity, repOut, defOut, rows);
   }
 
   /** Puts the rows {@link #keep} carried over at the start of the (reset) batch. */
   private void restoreCarry() {
-    sink.appendFrom(carry, 0, carry.position());
     if (maxRep == 0) {
       if (maxDef > 0) {
-        validity = ensure(validity, carryRows);
-        validity.setBytes(0, carryValidity, 0, carryRows);
+        validity = ensure(validity, carry.rows());
       }
     } else {
-      repOut = ensure(repOut, carryEntries);
-      repOut.setBytes(0, carryRep, 0, carryEntries);
-      defOut = ensure(defOut, carryEntries);
-      defOut.setBytes(0, carryDef, 0, carryEntries);
+      repOut = ensure(repOut, carry.entries());
+      defOut = ensure(defOut, carry.entries());
     }
-    carryRows = 0;
-    carryEntries = 0;
-    carryNonNull = 0;
+    carry.restore(sink, validity, repOut, defOut);
   }
 
   /** Copies levels {@code [start, start + k)} of the page to the batch and decodes their values. */
@@ -867,16 +798,13 @@ final class ColumnChunkReader implements AutoCloseable {
         dictionary = null;
       }
       sink.close();
-      if (carry != null) {
-        carry.close();
-        carry = null;
-      }
-      for (ByteBuf b : new ByteBuf[] {validity, repOut, defOut, carryValidity, carryRep, carryDef}) {
+      carry.close();
+      for (ByteBuf b : new ByteBuf[] {validity, repOut, defOut}) {
         if (b != null) {
           b.release();
         }
       }
-      validity = repOut = defOut = carryValidity = carryRep = carryDef = null;
+      validity = repOut = defOut = null;
       metrics.addPageReaderWait(waitNanos);
       metrics.addDecompress(decompressNanos, bytesDecompressed);
       metrics.addDecode(decodeNanos);
