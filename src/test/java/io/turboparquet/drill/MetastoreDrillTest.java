@@ -4,6 +4,8 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeMap;
@@ -16,6 +18,13 @@ import org.apache.drill.metastore.metadata.MetadataType;
 import org.apache.drill.metastore.metadata.TableInfo;
 import org.apache.drill.test.ClusterTest;
 import org.apache.drill.test.QueryBuilder.QuerySummary;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.BeforeClass;
 import org.junit.Test;
 
@@ -92,6 +101,56 @@ public class MetastoreDrillTest extends ClusterTest {
     List<String> builtIn = metastoreUnits("dfs", "columns_b");
     assertTrue(builtIn.get(0), builtIn.stream().allMatch(u -> u.contains("`key`") && !u.contains("`name`")));
     assertEquals(builtIn, metastoreUnits("tdfs", "columns_t"));
+  }
+
+  /**
+   * A table with a list and a struct: the list's statistics are left out (the metastore keeps none
+   * of arrays), the struct's fields are kept; the same units as the built-in reader's.
+   */
+  @Test
+  public void nestedColumnsAreAnalyzedAsByTheBuiltInReader() throws Exception {
+    Path root = dirTestWatcher.getRootDir().toPath();
+    for (String copy : List.of("nested_b", "nested_t")) {
+      writeNested(Files.createDirectories(root.resolve(copy)));
+    }
+    String sql = "analyze table %s refresh metadata";
+    QuerySummary b = client.queryBuilder().sql(String.format(sql, "dfs.`nested_b`")).run();
+    QuerySummary t = client.queryBuilder().sql(String.format(sql, "tdfs.`nested_t`")).run();
+    assertTrue(b.succeeded() && t.succeeded());
+    assertFalse(ScanProfiles.of(cluster, b, DirectSubScan.OPERATOR_TYPE).isEmpty());
+    assertFalse(ScanProfiles.of(cluster, t, DirectSubScan.OPERATOR_TYPE).isEmpty());
+    List<String> builtIn = metastoreUnits("dfs", "nested_b");
+    assertTrue(builtIn.get(0), builtIn.stream().filter(u -> u.startsWith("ROW_GROUP "))
+        .allMatch(u -> u.contains("`point`.`x`") && !u.contains("`tags`.`list`")));
+    assertEquals(builtIn, metastoreUnits("tdfs", "nested_t"));
+  }
+
+  /** Two files of ids, a list of tags and a struct, several row groups each. */
+  private static void writeNested(Path dir) throws IOException {
+    MessageType schema = MessageTypeParser.parseMessageType("message t { required int64 id; "
+        + "optional group tags (LIST) { repeated group list { optional binary element (UTF8); } } "
+        + "optional group point { required double x; required double y; } }");
+    SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+    for (int f = 0; f < 2; f++) {
+      try (ParquetWriter<Group> w = ExampleParquetWriter.builder(
+          new org.apache.hadoop.fs.Path(dir.resolve("part" + f + ".parquet").toUri()))
+          .withConf(new Configuration()).withType(schema).withRowGroupSize(16 * 1024).withPageSize(4 * 1024)
+          .build()) {
+        for (int i = 0; i < 3_000; i++) {
+          long id = f * 3_000L + i;
+          Group g = groups.newGroup();
+          g.add("id", id);
+          Group tags = g.addGroup("tags");
+          for (int k = 0; k < id % 3; k++) {
+            tags.addGroup("list").add("element", "t" + (id + k) % 17);
+          }
+          if (id % 5 != 0) {
+            g.addGroup("point").append("x", id / 10.0).append("y", -id / 10.0);
+          }
+          w.write(g);
+        }
+      }
+    }
   }
 
   /**
