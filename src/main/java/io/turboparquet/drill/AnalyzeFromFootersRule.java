@@ -1,6 +1,8 @@
 package io.turboparquet.drill;
 
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.sql.Timestamp;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -58,11 +60,16 @@ import org.slf4j.LoggerFactory;
  * one takes ours and makes the records that rule makes (the same fields in the same order, the
  * same values), so the metastore stores what it stores for the built-in reader. Where some
  * metadata is missing (a column without statistics in a row group, a statistic no row group has)
- * the rule does nothing and Drill scans the table, as it does then for its own.
+ * the rule does nothing and Drill scans the table, as it does then for its own. It also leaves to
+ * the scan a table with a statistic the direct scan's reader cannot carry (the BigInteger bounds
+ * of an integer-backed DECIMAL): Drill's own rule takes those and its ANALYZE fails.
  */
 final class AnalyzeFromFootersRule extends RelOptRule {
   static final AnalyzeFromFootersRule INSTANCE = new AnalyzeFromFootersRule();
   private static final Logger logger = LoggerFactory.getLogger(AnalyzeFromFootersRule.class);
+  /** The value classes Drill's {@code DynamicPojoRecordReader} writes ({@code PojoWriters}). */
+  private static final Set<Class<?>> RECORD_TYPES = Set.of(Integer.class, Long.class, Boolean.class, Float.class,
+      Double.class, String.class, BigDecimal.class, Timestamp.class);
 
   private AnalyzeFromFootersRule() {
     super(RelOptHelper.some(MetadataAggRel.class, RelOptHelper.any(DrillScanRel.class)),
@@ -96,7 +103,8 @@ final class AnalyzeFromFootersRule extends RelOptRule {
       return;
     }
     if (direct == null) {
-      logger.warn("ANALYZE of {} scans the table: some metadata is missing from its footers",
+      logger.warn("ANALYZE of {} scans the table: its footers lack some metadata, or hold a statistic of a type "
+          + "the direct scan cannot carry",
           groupScan.getSelectionRoot());
       return;
     }
@@ -123,6 +131,8 @@ final class AnalyzeFromFootersRule extends RelOptRule {
     private final Set<String> fields = new LinkedHashSet<>();
     private final Map<String, Class<?>> types = new HashMap<>();
     private final List<Map<String, Object>> rows = new ArrayList<>();
+    /** A statistic of a class the record reader cannot write was met. */
+    private boolean unwritable;
 
     RowGroupRecords(TurboParquetGroupScan groupScan, FormatSelection selection, ColumnNamesOptions names) {
       this.groupScan = groupScan;
@@ -180,6 +190,9 @@ final class AnalyzeFromFootersRule extends RelOptRule {
         put(row, names.lastModifiedTime(), time);
         rows.add(row);
       }
+      if (unwritable) {
+        return null;
+      }
       LinkedHashMap<String, Class<?>> schema = new LinkedHashMap<>();
       for (String field : fields) {
         Class<?> type = types.get(field);
@@ -230,6 +243,7 @@ final class AnalyzeFromFootersRule extends RelOptRule {
     /** A statistic: its value (the field typed by the first one), or the null marker. */
     private void value(Map<String, Object> row, String field, Object v) {
       if (v != null) {
+        unwritable |= !RECORD_TYPES.contains(v.getClass());
         types.putIfAbsent(field, v.getClass());
         put(row, field, v);
       } else {
