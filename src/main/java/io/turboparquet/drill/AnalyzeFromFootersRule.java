@@ -147,7 +147,7 @@ final class AnalyzeFromFootersRule extends RelOptRule {
       }
     }
 
-    /** The direct scan of the records, or null when some metadata is missing. */
+    /** The direct scan of the records, or null when some metadata is missing or cannot be carried. */
     DirectGroupScan directScan(List<SchemaPath> wanted) throws IOException {
       Path root = selection.getSelection().getSelectionRoot();
       List<String> partitions = ColumnExplorer.getPartitionColumnNames(selection.getSelection(), names);
