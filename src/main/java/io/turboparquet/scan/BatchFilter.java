@@ -137,7 +137,7 @@ final class BatchFilter {
     }
     Value[] values = leaf.values().stream().map(v -> Value.of(leaf.column(), leaf.order().scale(), v))
         .toArray(Value[]::new);
-    if (values.length == 0 || java.util.Arrays.stream(values).anyMatch(v -> v == null)) {
+    if (values.length == 0 || Arrays.stream(values).anyMatch(v -> v == null)) {
       return MAY_MATCH;
     }
     Op op = leaf.op();
