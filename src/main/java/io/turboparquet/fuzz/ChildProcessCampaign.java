@@ -77,6 +77,7 @@ public final class ChildProcessCampaign {
         watchdog.start();
         long begun = -1;
         long done = -1;
+        CaseResult lastResult = null; // of case `done`
         Deque<String> other = new ArrayDeque<>();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(),
             StandardCharsets.UTF_8))) {
@@ -89,6 +90,7 @@ public final class ChildProcessCampaign {
               case "RESULT" -> {
                 done = Long.parseLong(w[1]);
                 Outcome o = Outcome.valueOf(w[2]);
+                lastResult = new CaseResult(o, w.length > 3 ? w[3] : "");
                 counts.merge(o, 1L, Long::sum);
                 if (o.isFailure()) {
                   String f = "case " + done + " " + FuzzCase.draw(seed, done, local.seeds()) + ": " + o + " "
@@ -128,6 +130,13 @@ public final class ChildProcessCampaign {
           Path file = local.writeReproducer(c, c.mutate(local.seed(c.seedFile())), r, false);
           log.println("fuzz: reproducer " + file);
           next = begun + 1;
+        } else if (status != 0 && watchdog.killed && done >= 0 && done == begun && lastResult.outcome().isFailure()) {
+          // Killed after a failing case's result, while minimizing it: the failure is counted; its
+          // reproducer is written here, unminimized, and the campaign goes on with the next case.
+          FuzzCase c = FuzzCase.draw(seed, done, local.seeds());
+          Path file = local.writeReproducer(c, c.mutate(local.seed(c.seedFile())), lastResult, false);
+          log.println("fuzz: reproducer " + file + " (not minimized: the worker went silent minimizing it)");
+          next = done + 1;
         } else if (status != 0) {
           throw new IOException("fuzz worker exited with status " + status + " outside any case: "
               + String.join(" | ", other));

@@ -19,8 +19,11 @@ import java.util.List;
  */
 record FileLayout(int footerStart, int footerLength, List<Page> pages) {
 
-  /** One page: its header at {@code [offset, bodyStart)}, body at {@code [bodyStart, end)}. */
-  record Page(int chunk, int offset, int bodyStart, int end, PageType type, int numValues) {
+  /**
+   * One page: its header at {@code [offset, bodyStart)}, body at {@code [bodyStart, end)}, and the
+   * bytes its header says it decompresses to.
+   */
+  record Page(int chunk, int offset, int bodyStart, int end, PageType type, int numValues, int uncompressedSize) {
     boolean isData() {
       return type == PageType.DATA_PAGE || type == PageType.DATA_PAGE_V2;
     }
@@ -76,7 +79,8 @@ record FileLayout(int footerStart, int footerLength, List<Page> pages) {
       if (h.compressedSize() < 0 || bodyEnd > end) {
         return;
       }
-      out.add(new Page(chunkIndex, (int) offset, (int) bodyStart, (int) bodyEnd, h.type(), h.numValues()));
+      out.add(new Page(chunkIndex, (int) offset, (int) bodyStart, (int) bodyEnd, h.type(), h.numValues(),
+          h.uncompressedSize()));
       offset = bodyEnd;
     }
   }

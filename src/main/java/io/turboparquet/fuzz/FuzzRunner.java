@@ -40,6 +40,10 @@ public final class FuzzRunner implements AutoCloseable {
   private ScanPools pools = new ScanPools(2, 2);
   /** By identity: a campaign passes each seed's one byte array. */
   private final Map<byte[], List<String>> seedDigests = new IdentityHashMap<>();
+  /** Our digest of each intact seed (empty if we do not accept it), by identity too. */
+  private final Map<byte[], List<String>> ourSeedDigests = new IdentityHashMap<>();
+  /** The plain mode the intact seeds are read in for {@link #ourSeedDigest}. */
+  private static final ReadMode SEED_MODE = new ReadMode(false, false, false, 1 << 20, 32_768, false, false, 1);
 
   public FuzzRunner(Path workDir, long timeoutMillis) {
     this.workDir = workDir;
@@ -178,7 +182,8 @@ public final class FuzzRunner implements AutoCloseable {
       return ours;
     }
     List<String> lines = ours.detail().isEmpty() ? List.of() : List.of(ours.detail().split("\n"));
-    if (lines.equals(theirs) || (seed != null && seedValuesWhereTheyDiffer(lines, theirs, seedDigest(seed)))
+    if (lines.equals(theirs)
+        || (seed != null && seedValuesWhereTheyDiffer(lines, theirs, seedDigest(seed), ourSeedDigest(seed)))
         || nullsInRequired(file, theirs)) {
       return ours;
     }
@@ -196,14 +201,22 @@ public final class FuzzRunner implements AutoCloseable {
    * Whether every column where our digest differs from parquet-java's holds exactly the intact
    * seed's values: the edit touched nothing those values depend on, or something only parquet-java
    * trusts (a chunk's stored size a few bytes short, which it believes and we read past), while
-   * other columns may have been changed by the edit and agree.
+   * other columns may have been changed by the edit and agree. The seed's values are parquet-java's
+   * reading of it, or ours where the two already differ on the intact seed (a seed that is itself
+   * such a file, e.g. a committed reproducer): there parquet-java is no oracle for the column.
    */
-  private static boolean seedValuesWhereTheyDiffer(List<String> ours, List<String> theirs, List<String> seed) {
+  static boolean seedValuesWhereTheyDiffer(List<String> ours, List<String> theirs, List<String> seed,
+      List<String> ourSeed) {
     if (ours.size() != theirs.size() || ours.size() != seed.size()) {
       return false;
     }
+    boolean ourSeedFits = ourSeed.size() == seed.size();
     for (int i = 0; i < ours.size(); i++) {
-      if (!ours.get(i).equals(theirs.get(i)) && !ours.get(i).equals(seed.get(i))) {
+      String a = ours.get(i);
+      if (a.equals(theirs.get(i)) || a.equals(seed.get(i))) {
+        continue;
+      }
+      if (!ourSeedFits || !a.equals(ourSeed.get(i)) || ourSeed.get(i).equals(seed.get(i))) {
         return false;
       }
     }
@@ -240,6 +253,29 @@ public final class FuzzRunner implements AutoCloseable {
         Files.write(file, bytes);
         return ParquetJavaDigest.digest(file, null);
       } catch (IOException | RuntimeException e) {
+        return List.of();
+      } finally {
+        try {
+          Files.deleteIfExists(file);
+        } catch (IOException e) {
+          // scratch space
+        }
+      }
+    });
+  }
+
+  /** Our digest of an intact seed file in {@link #SEED_MODE}, once per seed (empty unless we accept it). */
+  private List<String> ourSeedDigest(byte[] seed) {
+    return ourSeedDigests.computeIfAbsent(seed, bytes -> {
+      Path file = workDir.resolve("seed-ours-" + System.identityHashCode(bytes) + ".parquet");
+      try {
+        Files.write(file, bytes);
+        CaseResult r = onOwnThread(() -> read(file, SEED_MODE)).get(timeoutMillis, TimeUnit.MILLISECONDS);
+        return r.outcome() != Outcome.ACCEPTED || r.detail().isEmpty() ? List.of() : List.of(r.detail().split("\n"));
+      } catch (IOException | RuntimeException | ExecutionException | TimeoutException e) {
+        return List.of();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
         return List.of();
       } finally {
         try {

@@ -32,6 +32,12 @@ import org.apache.parquet.schema.MessageTypeParser;
 public final class SeedFiles {
   /** Larger seeds are left out: their reproducers must stay small enough to keep in the repository. */
   public static final int MAX_SEED_BYTES = 96 * 1024;
+  /**
+   * Largest decompressed page a seed may have: every case of a seed whose intact pages decompress
+   * to more than the worker's memory caps (a 4 KiB file with a 1 GiB page) would be an OOM and
+   * say nothing; such a seed is left out.
+   */
+  public static final int MAX_SEED_PAGE_BYTES = 64 << 20;
 
   private static final MessageType FLAT = MessageTypeParser.parseMessageType("""
       message flat {
@@ -168,7 +174,8 @@ public final class SeedFiles {
   /**
    * The seed files under {@code dir}: its {@code *.parquet} files and those of {@code bad_data/}
    * (not recursive otherwise), named {@code prefix/relative path}, sorted; files larger than
-   * {@link #MAX_SEED_BYTES} or too short to hold a footer are left out.
+   * {@link #MAX_SEED_BYTES}, too short to hold a footer, or with a page that decompresses to more
+   * than {@link #MAX_SEED_PAGE_BYTES} are left out.
    */
   public static List<SeedFile> load(Path dir, String prefix) {
     List<SeedFile> out = new ArrayList<>();
@@ -180,7 +187,11 @@ public final class SeedFiles {
         for (Path f : files.filter(p -> p.toString().endsWith(".parquet") && Files.isRegularFile(p)).sorted().toList()) {
           long size = Files.size(f);
           if (size >= 12 && size <= MAX_SEED_BYTES) {
-            out.add(SeedFile.of(prefix + "/" + dir.relativize(f).toString().replace('\\', '/'), Files.readAllBytes(f)));
+            SeedFile seed = SeedFile.of(prefix + "/" + dir.relativize(f).toString().replace('\\', '/'),
+                Files.readAllBytes(f));
+            if (seed.layout().pages().stream().allMatch(p -> p.uncompressedSize() <= MAX_SEED_PAGE_BYTES)) {
+              out.add(seed);
+            }
           }
         }
       } catch (IOException e) {

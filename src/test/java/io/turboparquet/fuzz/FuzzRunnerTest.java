@@ -88,4 +88,31 @@ class FuzzRunnerTest {
     assertEquals(Outcome.OOM, FuzzRunner.classify(new java.io.IOException(new OutOfMemoryError("Direct buffer memory")),
         "f.parquet").outcome());
   }
+
+  /**
+   * A seed that parquet-java itself misreads (a committed reproducer whose chunk is cut a few bytes
+   * short: parquet-java trusts the stored size) is no wrong value when a case leaves that column as
+   * we read it in the intact seed; a value that is neither reader's reading of the seed still is.
+   */
+  @Test
+  void aColumnParquetJavaMisreadsInTheIntactSeedIsNotJudgedByItsReading() throws Exception {
+    byte[] seed;
+    try (java.io.InputStream in = getClass().getResourceAsStream(
+        "/fuzz/flat-plain-v1-uncompressed-BYTE_SET-1938414f32707a93-WRONG_VALUES.parquet")) {
+      seed = in.readAllBytes();
+    }
+    try (FuzzRunner runner = new FuzzRunner(dir.resolve("work"), 10_000)) {
+      ReadMode mode = ReadMode.draw(0);
+      // Judged against parquet-java alone, the intact seed is a wrong value of ours.
+      assertEquals(Outcome.WRONG_VALUES, runner.run("seed.parquet", seed, mode, null).outcome());
+      CaseResult asItsOwnSeed = runner.run("seed.parquet", seed, mode, seed);
+      assertEquals(Outcome.ACCEPTED, asItsOwnSeed.outcome(), asItsOwnSeed.detail());
+    }
+    List<String> pj = List.of("a\t1", "flag\tpj");
+    List<String> ours = List.of("a\t1", "flag\tours");
+    assertTrue(FuzzRunner.seedValuesWhereTheyDiffer(List.of("a\t1", "flag\tours"), pj, pj, ours));
+    assertTrue(!FuzzRunner.seedValuesWhereTheyDiffer(List.of("a\t1", "flag\tother"), pj, pj, ours));
+    assertTrue(!FuzzRunner.seedValuesWhereTheyDiffer(List.of("a\t2", "flag\tpj"), List.of("a\t1", "flag\tpj"), pj,
+        ours), "a column both readers read alike in the seed stays judged by parquet-java");
+  }
 }

@@ -32,4 +32,20 @@ class SeedFilesTest {
     assertTrue(seeds.stream().anyMatch(s -> !s.layout().pagesOf(PageType.DATA_PAGE).isEmpty()));
     assertTrue(seeds.stream().filter(s -> !s.layout().pagesOf(PageType.DICTIONARY_PAGE).isEmpty()).count() >= 4);
   }
+
+  /** A small file whose page decompresses to a GiB would be an OOM in every case: it is no seed. */
+  @Test
+  void aSeedWhosePagesDecompressBeyondTheCapsIsLeftOut() throws Exception {
+    Path corpus = Files.createDirectories(dir.resolve("corpus"));
+    for (String name : List.of("large_string_map.brotli.parquet", "data_index_bloom_encoding_stats.parquet")) {
+      try (java.io.InputStream in = getClass().getResourceAsStream("/parquet-testing/" + name)) {
+        Files.write(corpus.resolve(name), in.readAllBytes());
+      }
+    }
+    assertTrue(Files.size(corpus.resolve("large_string_map.brotli.parquet")) <= SeedFiles.MAX_SEED_BYTES);
+    assertTrue(SeedFile.of("x", Files.readAllBytes(corpus.resolve("large_string_map.brotli.parquet"))).layout()
+        .pages().stream().anyMatch(p -> p.uncompressedSize() > SeedFiles.MAX_SEED_PAGE_BYTES));
+    assertEquals(List.of("t/data_index_bloom_encoding_stats.parquet"),
+        SeedFiles.load(corpus, "t").stream().map(SeedFile::name).toList());
+  }
 }
