@@ -91,8 +91,8 @@ class FuzzRunnerTest {
 
   /**
    * A seed that parquet-java itself misreads (a committed reproducer whose chunk is cut a few bytes
-   * short: parquet-java trusts the stored size) is no wrong value when a case leaves that column as
-   * we read it in the intact seed; a value that is neither reader's reading of the seed still is.
+   * short: parquet-java trusts the stored size) gives no wrong values in the column it misreads,
+   * whatever an edit does to it; a column both readers read alike in the seed is still judged.
    */
   @Test
   void aColumnParquetJavaMisreadsInTheIntactSeedIsNotJudgedByItsReading() throws Exception {
@@ -111,7 +111,10 @@ class FuzzRunnerTest {
     List<String> pj = List.of("a\t1", "flag\tpj");
     List<String> ours = List.of("a\t1", "flag\tours");
     assertTrue(FuzzRunner.seedValuesWhereTheyDiffer(List.of("a\t1", "flag\tours"), pj, pj, ours));
-    assertTrue(!FuzzRunner.seedValuesWhereTheyDiffer(List.of("a\t1", "flag\tother"), pj, pj, ours));
+    assertTrue(FuzzRunner.seedValuesWhereTheyDiffer(List.of("a\t1", "flag\tother"), List.of("a\t1", "flag\tpj2"),
+        pj, ours), "an edit of a column parquet-java misreads in the seed is not judged");
+    assertTrue(!FuzzRunner.seedValuesWhereTheyDiffer(List.of("a\t1", "flag\tother"), pj, pj, List.of()),
+        "without our reading of the seed, every column is judged");
     assertTrue(!FuzzRunner.seedValuesWhereTheyDiffer(List.of("a\t2", "flag\tpj"), List.of("a\t1", "flag\tpj"), pj,
         ours), "a column both readers read alike in the seed stays judged by parquet-java");
   }
