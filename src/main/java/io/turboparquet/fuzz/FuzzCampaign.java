@@ -3,6 +3,7 @@ package io.turboparquet.fuzz;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -107,7 +108,7 @@ public final class FuzzCampaign implements AutoCloseable {
       minimal = Minimizer.minimize(seed(c.seedFile()).bytes(), bytes,
           candidate -> System.nanoTime() < stop && failureKey(runner.run(c.fileName(), candidate, c.readMode(),
               seed(c.seedFile()).bytes())).equals(key), MINIMIZE_RUNS);
-      if (minimal != bytes && !java.util.Arrays.equals(minimal, bytes)) {
+      if (!Arrays.equals(minimal, bytes)) {
         CaseResult again = runner.run(c.fileName(), minimal, c.readMode(), seed(c.seedFile()).bytes());
         r = failureKey(again).equals(key) ? again : r;
       }
