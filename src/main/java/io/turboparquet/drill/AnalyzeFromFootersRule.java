@@ -128,6 +128,8 @@ final class AnalyzeFromFootersRule extends RelOptRule {
     private final TurboParquetGroupScan groupScan;
     private final FormatSelection selection;
     private final ColumnNamesOptions names;
+    /** The table's partition columns (dir0, dir1, ...). */
+    private final List<String> partitions;
     private final Set<String> fields = new LinkedHashSet<>();
     private final Map<String, Class<?>> types = new HashMap<>();
     private final List<Map<String, Object>> rows = new ArrayList<>();
@@ -138,7 +140,8 @@ final class AnalyzeFromFootersRule extends RelOptRule {
       this.groupScan = groupScan;
       this.selection = selection;
       this.names = names;
-      for (String partition : ColumnExplorer.getPartitionColumnNames(selection.getSelection(), names)) {
+      this.partitions = ColumnExplorer.getPartitionColumnNames(selection.getSelection(), names);
+      for (String partition : partitions) {
         types.put(partition, String.class);
       }
       for (String internal : List.of(MetastoreAnalyzeConstants.SCHEMA_FIELD, MetastoreAnalyzeConstants.LOCATION_FIELD,
@@ -150,7 +153,6 @@ final class AnalyzeFromFootersRule extends RelOptRule {
     /** The direct scan of the records, or null when some metadata is missing or cannot be carried. */
     DirectGroupScan directScan(List<SchemaPath> wanted) throws IOException {
       Path root = selection.getSelection().getSelectionRoot();
-      List<String> partitions = ColumnExplorer.getPartitionColumnNames(selection.getSelection(), names);
       FileSystem fs = ImpersonationUtil.createFileSystem(groupScan.getUserName(),
           groupScan.formatPlugin().getFsConf());
       Map<Path, String> modified = new HashMap<>();

@@ -10,6 +10,7 @@ import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.FooterReader;
 import io.turboparquet.format.RowGroupMeta;
+import io.turboparquet.io.Failures;
 import io.turboparquet.io.FileOpener;
 import java.io.IOException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -149,17 +150,8 @@ final class FooterCache {
         return decoded;
       });
     } catch (ExecutionException | UncheckedExecutionException | ExecutionError e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof IOException io) {
-        throw io;
-      }
-      if (cause instanceof RuntimeException re) {
-        throw re;
-      }
-      if (cause instanceof Error error) {
-        throw error;
-      }
-      throw new IOException(cause);
+      Failures.rethrow(e.getCause());
+      throw new IOException(e); // a cache failure without a cause
     }
   }
 

@@ -127,15 +127,12 @@ public final class ChildProcessCampaign {
           String f = "case " + begun + " " + c + ": " + o + " " + r.headline();
           failures.add(f);
           log.println("fuzz: " + f);
-          Path file = local.writeReproducer(c, c.mutate(local.seed(c.seedFile())), r, false);
-          log.println("fuzz: reproducer " + file);
+          writeUnminimized(local, begun, r, "", log);
           next = begun + 1;
         } else if (status != 0 && watchdog.killed && done >= 0 && done == begun && lastResult.outcome().isFailure()) {
           // Killed after a failing case's result, while minimizing it: the failure is counted; its
           // reproducer is written here, unminimized, and the campaign goes on with the next case.
-          FuzzCase c = FuzzCase.draw(seed, done, local.seeds());
-          Path file = local.writeReproducer(c, c.mutate(local.seed(c.seedFile())), lastResult, false);
-          log.println("fuzz: reproducer " + file + " (not minimized: the worker went silent minimizing it)");
+          writeUnminimized(local, done, lastResult, " (not minimized: the worker went silent minimizing it)", log);
           next = done + 1;
         } else if (status != 0) {
           throw new IOException("fuzz worker exited with status " + status + " outside any case: "
@@ -147,6 +144,12 @@ public final class ChildProcessCampaign {
     }
     log.println("fuzz: done in " + (System.nanoTime() - start) / 1_000_000_000 + " s, " + FuzzCampaign.summary(counts));
     return new EnumMap<>(counts);
+  }
+
+  /** Writes case {@code index}'s reproducer as the case made it, without minimizing it here. */
+  private void writeUnminimized(FuzzCampaign local, long index, CaseResult r, String note, PrintStream log) {
+    FuzzCase c = FuzzCase.draw(seed, index, local.seeds());
+    log.println("fuzz: reproducer " + local.writeReproducer(c, c.mutate(local.seed(c.seedFile())), r, false) + note);
   }
 
   public List<String> failures() {

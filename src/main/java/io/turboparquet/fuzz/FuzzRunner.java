@@ -247,44 +247,40 @@ public final class FuzzRunner implements AutoCloseable {
 
   /** parquet-java's digest of an intact seed file, once per seed (empty if it cannot read it). */
   private List<String> seedDigest(byte[] seed) {
-    return seedDigests.computeIfAbsent(seed, bytes -> {
-      Path file = workDir.resolve("seed-" + System.identityHashCode(bytes) + ".parquet");
-      try {
-        Files.write(file, bytes);
-        return ParquetJavaDigest.digest(file, null);
-      } catch (IOException | RuntimeException e) {
-        return List.of();
-      } finally {
-        try {
-          Files.deleteIfExists(file);
-        } catch (IOException e) {
-          // scratch space
-        }
-      }
-    });
+    return seedDigests.computeIfAbsent(seed, bytes -> digestOf(bytes, "seed-", file -> ParquetJavaDigest.digest(file, null)));
   }
 
   /** Our digest of an intact seed file in {@link #SEED_MODE}, once per seed (empty unless we accept it). */
   private List<String> ourSeedDigest(byte[] seed) {
-    return ourSeedDigests.computeIfAbsent(seed, bytes -> {
-      Path file = workDir.resolve("seed-ours-" + System.identityHashCode(bytes) + ".parquet");
+    return ourSeedDigests.computeIfAbsent(seed, bytes -> digestOf(bytes, "seed-ours-", file -> {
+      CaseResult r = onOwnThread(() -> read(file, SEED_MODE)).get(timeoutMillis, TimeUnit.MILLISECONDS);
+      return r.outcome() != Outcome.ACCEPTED || r.detail().isEmpty() ? List.of() : List.of(r.detail().split("\n"));
+    }));
+  }
+
+  /** A digest of a seed's bytes, read from a scratch file; empty if reading them fails. */
+  private List<String> digestOf(byte[] bytes, String prefix, SeedReader reader) {
+    Path file = workDir.resolve(prefix + System.identityHashCode(bytes) + ".parquet");
+    try {
+      Files.write(file, bytes);
+      return reader.digest(file);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return List.of();
+    } catch (Exception e) {
+      return List.of();
+    } finally {
       try {
-        Files.write(file, bytes);
-        CaseResult r = onOwnThread(() -> read(file, SEED_MODE)).get(timeoutMillis, TimeUnit.MILLISECONDS);
-        return r.outcome() != Outcome.ACCEPTED || r.detail().isEmpty() ? List.of() : List.of(r.detail().split("\n"));
-      } catch (IOException | RuntimeException | ExecutionException | TimeoutException e) {
-        return List.of();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return List.of();
-      } finally {
-        try {
-          Files.deleteIfExists(file);
-        } catch (IOException e) {
-          // scratch space
-        }
+        Files.deleteIfExists(file);
+      } catch (IOException e) {
+        // scratch space
       }
-    });
+    }
+  }
+
+  @FunctionalInterface
+  private interface SeedReader {
+    List<String> digest(Path file) throws Exception;
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.turboparquet.page;
 
+import io.turboparquet.io.Failures;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -60,7 +61,7 @@ public final class AsyncPageReader implements PageSource {
     if (status.page() == null) {
       consumerDone = true;
       if (status.error() != null) {
-        rethrow(status.error());
+        Failures.rethrow(status.error());
       }
       return null;
     }
@@ -157,18 +158,5 @@ public final class AsyncPageReader implements PageSource {
         s.page().release();
       }
     }
-  }
-
-  private static void rethrow(Throwable t) throws IOException {
-    if (t instanceof IOException io) {
-      throw io;
-    }
-    if (t instanceof RuntimeException re) {
-      throw re;
-    }
-    if (t instanceof Error err) {
-      throw err;
-    }
-    throw new IOException(t);
   }
 }

@@ -1,5 +1,6 @@
 package io.turboparquet.scan;
 
+import io.turboparquet.io.Failures;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
@@ -105,15 +106,7 @@ public final class RowGroupPipeline implements AutoCloseable {
         Thread.currentThread().interrupt();
         throw new InterruptedIOException("interrupted while planning row group " + reads.get(read).rowGroup());
       }
-      if (error instanceof IOException e) {
-        throw e;
-      }
-      if (error instanceof RuntimeException e) {
-        throw e;
-      }
-      if (error instanceof Error e) {
-        throw e;
-      }
+      Failures.rethrow(error);
       return selection != LEFT_FOR_ITS_TURN ? selection : plan(read);
     }
 

@@ -9,6 +9,7 @@ import io.turboparquet.format.OffsetIndex;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.io.ChunkInput;
+import io.turboparquet.io.Failures;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.StoreReads;
 import io.turboparquet.page.AsyncPageReader;
@@ -414,18 +415,7 @@ final class RowGroupScanner implements AutoCloseable {
         failure = new InterruptedIOException("interrupted while decoding " + file);
       }
     }
-    if (failure instanceof IOException io) {
-      throw io;
-    }
-    if (failure instanceof RuntimeException re) {
-      throw re;
-    }
-    if (failure instanceof Error err) {
-      throw err;
-    }
-    if (failure != null) {
-      throw new IOException(failure);
-    }
+    Failures.rethrow(failure);
     return out;
   }
 
