@@ -202,7 +202,8 @@ final class SkipShapes {
     if (struct(b, start, end) != end) {
       return; // a map: left to the walk
     }
-    words[closeSegment()] |= Long.MIN_VALUE; // the last segment
+    int lastSegment = closeSegment(); // apart: closing may grow words, which words[closeSegment()] would read first
+    words[lastSegment] |= Long.MIN_VALUE;
     Shape shape = new Shape(Arrays.copyOf(words, wordCount), Arrays.copyOf(binaries, binaryCount));
     int slot = count < MAX_SHAPES ? count++ : replaced++ % MAX_SHAPES;
     shapes[slot] = shape;

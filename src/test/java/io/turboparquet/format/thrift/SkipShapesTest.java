@@ -76,6 +76,32 @@ class SkipShapesTest {
     return shapes;
   }
 
+  /**
+   * A chunk whose last segment outgrows the shape scratch (64 words at first): its end marker must
+   * land in the grown array, else the next replay runs off the shape's end.
+   */
+  @Test
+  void aShapeLongerThanTheScratchEndsWhereItShould() throws ParquetCorruptionException {
+    CompactWriter w = new CompactWriter().beginStruct().list(1, STRUCT, 3); // the third: bytes for whole words
+    for (int chunk = 0; chunk < 3; chunk++) {
+      w.beginStruct();
+      for (int i = 1; i <= 60; i++) {
+        w.field(i, ThriftCursor.DOUBLE).raw(0, 0, 0, 0, 0, 0, 0xf0, 0x3f); // 9 fixed bytes a field
+      }
+      w.stop();
+    }
+    byte[] b = w.stop().bytes();
+    int first = 2; // after the field and list headers
+    int second = walkEnd(b, first, b.length);
+    SkipShapes shapes = new SkipShapes(MAX, 1);
+    ThriftCursor r = new ThriftCursor("x", "test", b, 0, b.length, MAX);
+    r.seek(first);
+    r.skipChunks(shapes, 0, 1); // walked, then learned
+    assertEquals(second, r.position());
+    r.skipChunks(shapes, 0, 1); // replayed
+    assertEquals(walkEnd(b, second, b.length), r.position());
+  }
+
   @Test
   void everyChunkOfRealFootersEndsWhereTheWalkEnds() throws IOException {
     int files = 0;
