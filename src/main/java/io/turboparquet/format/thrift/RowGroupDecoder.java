@@ -5,8 +5,6 @@ import static io.turboparquet.format.thrift.ThriftCursor.I32;
 import static io.turboparquet.format.thrift.ThriftCursor.I64;
 import static io.turboparquet.format.thrift.ThriftCursor.LIST;
 import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
-import static io.turboparquet.format.thrift.ThriftCursor.fieldId;
-import static io.turboparquet.format.thrift.ThriftCursor.fieldType;
 import static io.turboparquet.format.thrift.ThriftCursor.listSize;
 import static io.turboparquet.format.thrift.ThriftCursor.listType;
 
@@ -95,25 +93,23 @@ final class RowGroupDecoder {
     long numRows = 0;
     boolean hasTotalByteSize = false;
     boolean hasNumRows = false;
-    int last = 0;
-    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-      last = fieldId(f);
-      switch (last) {
-        case 1 -> chunks = r.is(f, LIST) ? chunks(index) : chunks;
-        case 2 -> {
-          if (r.is(f, I64)) {
-            totalByteSize = r.readI64();
-            hasTotalByteSize = true;
-          }
-        }
-        case 3 -> {
-          if (r.is(f, I64)) {
-            numRows = r.readI64();
-            hasNumRows = true;
-          }
-        }
-        default -> r.skip(fieldType(f));
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (f == (1 << 4 | LIST)) {
+        chunks = chunks(index);
+        f = r.readField(1);
       }
+      if (f == (2 << 4 | I64)) {
+        totalByteSize = r.readI64();
+        hasTotalByteSize = true;
+        f = r.readField(2);
+      }
+      if (f == (3 << 4 | I64)) {
+        numRows = r.readI64();
+        hasNumRows = true;
+        f = r.readField(3);
+      }
+      f = r.position() == at ? r.skipField(f) : f;
     }
     r.require(chunks != null, "RowGroup.columns (row group " + index + ")");
     r.require(hasTotalByteSize, "RowGroup.total_byte_size (row group " + index + ")");
@@ -155,28 +151,35 @@ final class RowGroupDecoder {
     int offsetIndexLength = 0;
     long columnIndexOffset = -1;
     int columnIndexLength = 0;
-    int last = 0;
-    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-      last = fieldId(f);
-      switch (last) {
-        case 2 -> {
-          if (r.is(f, I64)) {
-            r.readI64(); // file_offset: deprecated, required on the wire
-            hasFileOffset = true;
-          }
-        }
-        case 3 -> {
-          if (r.is(f, STRUCT)) {
-            metaData(withStatistics);
-            hasMeta = true;
-          }
-        }
-        case 4 -> offsetIndexOffset = r.is(f, I64) ? r.readI64() : offsetIndexOffset;
-        case 5 -> offsetIndexLength = r.is(f, I32) ? r.readI32() : offsetIndexLength;
-        case 6 -> columnIndexOffset = r.is(f, I64) ? r.readI64() : columnIndexOffset;
-        case 7 -> columnIndexLength = r.is(f, I32) ? r.readI32() : columnIndexLength;
-        default -> r.skip(fieldType(f));
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (f == (2 << 4 | I64)) {
+        r.readI64(); // file_offset: deprecated, required on the wire
+        hasFileOffset = true;
+        f = r.readField(2);
       }
+      if (f == (3 << 4 | STRUCT)) {
+        metaData(withStatistics);
+        hasMeta = true;
+        f = r.readField(3);
+      }
+      if (f == (4 << 4 | I64)) {
+        offsetIndexOffset = r.readI64();
+        f = r.readField(4);
+      }
+      if (f == (5 << 4 | I32)) {
+        offsetIndexLength = r.readI32();
+        f = r.readField(5);
+      }
+      if (f == (6 << 4 | I64)) {
+        columnIndexOffset = r.readI64();
+        f = r.readField(6);
+      }
+      if (f == (7 << 4 | I32)) {
+        columnIndexLength = r.readI32();
+        f = r.readField(7);
+      }
+      f = r.position() == at ? r.skipField(f) : f;
     }
     if (!hasFileOffset) { // not r.require: the message would be built for every chunk
       throw r.corrupt(where() + "required field ColumnChunk.file_offset is missing");
@@ -205,71 +208,73 @@ final class RowGroupDecoder {
     encodingStats = NO_ENCODING_STATS;
     bloomFilterOffset = -1;
     bloomFilterLength = 0;
-    int last = 0;
-    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-      last = fieldId(f);
-      switch (last) {
-        case 1 -> {
-          if (r.is(f, I32)) {
-            r.readI32(); // the schema's type is the one we use
-            seen |= 1;
-          }
-        }
-        case 2 -> {
-          if (r.is(f, LIST)) {
-            encodingsKey = encodings();
-            seen |= 2;
-          }
-        }
-        case 3 -> {
-          if (r.is(f, LIST)) {
-            r.skip(LIST); // path_in_schema repeats the schema's path
-            seen |= 4;
-          }
-        }
-        case 4 -> {
-          if (r.is(f, I32)) {
-            codecId = r.readI32();
-            seen |= 8;
-          }
-        }
-        case 5 -> {
-          if (r.is(f, I64)) {
-            numValues = r.readI64();
-            seen |= 16;
-          }
-        }
-        case 6 -> {
-          if (r.is(f, I64)) {
-            totalUncompressed = r.readI64();
-            seen |= 32;
-          }
-        }
-        case 7 -> {
-          if (r.is(f, I64)) {
-            totalCompressed = r.readI64();
-            seen |= 64;
-          }
-        }
-        case 9 -> {
-          if (r.is(f, I64)) {
-            dataPageOffset = r.readI64();
-            seen |= 128;
-          }
-        }
-        case 11 -> dictionaryPageOffset = r.is(f, I64) ? r.readI64() : dictionaryPageOffset;
-        case 12 -> {
-          if (withStatistics && r.is(f, STRUCT)) {
-            chunkStatistics = StatisticsDecoder.read(r);
-          } else {
-            r.skip(fieldType(f));
-          }
-        }
-        case 13 -> encodingStats = r.is(f, LIST) ? encodingStats() : encodingStats;
-        case 14 -> bloomFilterOffset = r.is(f, I64) ? r.readI64() : bloomFilterOffset;
-        case 15 -> bloomFilterLength = r.is(f, I32) ? r.readI32() : bloomFilterLength;
-        default -> r.skip(fieldType(f));
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (f == (1 << 4 | I32)) {
+        r.readI32(); // the schema's type is the one we use
+        seen |= 1;
+        f = r.readField(1);
       }
+      if (f == (2 << 4 | LIST)) {
+        encodingsKey = encodings();
+        seen |= 2;
+        f = r.readField(2);
+      }
+      if (f == (3 << 4 | LIST)) {
+        r.skip(LIST); // path_in_schema repeats the schema's path
+        seen |= 4;
+        f = r.readField(3);
+      }
+      if (f == (4 << 4 | I32)) {
+        codecId = r.readI32();
+        seen |= 8;
+        f = r.readField(4);
+      }
+      if (f == (5 << 4 | I64)) {
+        numValues = r.readI64();
+        seen |= 16;
+        f = r.readField(5);
+      }
+      if (f == (6 << 4 | I64)) {
+        totalUncompressed = r.readI64();
+        seen |= 32;
+        f = r.readField(6);
+      }
+      if (f == (7 << 4 | I64)) {
+        totalCompressed = r.readI64();
+        seen |= 64;
+        f = r.readField(7);
+      }
+      if (f == (9 << 4 | I64)) {
+        dataPageOffset = r.readI64();
+        seen |= 128;
+        f = r.readField(9);
+      }
+      if (f == (11 << 4 | I64)) {
+        dictionaryPageOffset = r.readI64();
+        f = r.readField(11);
+      }
+      if (f == (12 << 4 | STRUCT)) {
+        if (withStatistics) {
+          chunkStatistics = StatisticsDecoder.read(r);
+        } else {
+          r.skip(STRUCT);
+        }
+        f = r.readField(12);
+      }
+      if (f == (13 << 4 | LIST)) {
+        encodingStats = encodingStats();
+        f = r.readField(13);
+      }
+      if (f == (14 << 4 | I64)) {
+        bloomFilterOffset = r.readI64();
+        f = r.readField(14);
+      }
+      if (f == (15 << 4 | I32)) {
+        bloomFilterLength = r.readI32();
+        f = r.readField(15);
+      }
+      f = r.position() == at ? r.skipField(f) : f;
     }
     checkMetaData(seen);
   }
@@ -349,20 +354,22 @@ final class RowGroupDecoder {
       int pageType = -1;
       int encoding = -1;
       boolean hasCount = false;
-      int last = 0;
-      for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-        last = fieldId(f);
-        switch (last) {
-          case 1 -> pageType = r.is(f, I32) ? r.readI32() : pageType;
-          case 2 -> encoding = r.is(f, I32) ? r.readI32() : encoding;
-          case 3 -> {
-            if (r.is(f, I32)) {
-              r.readI32(); // the count: not kept
-              hasCount = true;
-            }
-          }
-          default -> r.skip(fieldType(f));
+      for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+        int at = r.position();
+        if (f == (1 << 4 | I32)) {
+          pageType = r.readI32();
+          f = r.readField(1);
         }
+        if (f == (2 << 4 | I32)) {
+          encoding = r.readI32();
+          f = r.readField(2);
+        }
+        if (f == (3 << 4 | I32)) {
+          r.readI32(); // the count: not kept
+          hasCount = true;
+          f = r.readField(3);
+        }
+        f = r.position() == at ? r.skipField(f) : f;
       }
       if (pageType == -1 || encoding == -1 || !hasCount) {
         throw r.corrupt(where() + "required field PageEncodingStats."

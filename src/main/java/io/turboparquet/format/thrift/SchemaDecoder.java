@@ -1,13 +1,13 @@
 package io.turboparquet.format.thrift;
 
 import static io.turboparquet.format.thrift.ThriftCursor.BINARY;
-import static io.turboparquet.format.thrift.ThriftCursor.BOOLEAN_TRUE;
 import static io.turboparquet.format.thrift.ThriftCursor.BYTE;
 import static io.turboparquet.format.thrift.ThriftCursor.I32;
 import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
 import static io.turboparquet.format.thrift.ThriftCursor.boolField;
 import static io.turboparquet.format.thrift.ThriftCursor.fieldId;
 import static io.turboparquet.format.thrift.ThriftCursor.fieldType;
+import static io.turboparquet.format.thrift.ThriftCursor.isBool;
 
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.ParquetCorruptionException;
@@ -64,21 +64,45 @@ final class SchemaDecoder {
     int scale = UNSET;
     int precision = UNSET;
     String logical = null;
-    int last = 0;
-    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-      last = fieldId(f);
-      switch (last) {
-        case 1 -> type = r.is(f, I32) ? r.readI32() : type;
-        case 2 -> typeLength = r.is(f, I32) ? r.readI32() : typeLength;
-        case 3 -> repetition = r.is(f, I32) ? r.readI32() : repetition;
-        case 4 -> name = r.is(f, BINARY) ? r.readString("SchemaElement.name") : name;
-        case 5 -> numChildren = r.is(f, I32) ? r.readI32() : numChildren;
-        case 6 -> converted = r.is(f, I32) ? r.readI32() : converted;
-        case 7 -> scale = r.is(f, I32) ? r.readI32() : scale;
-        case 8 -> precision = r.is(f, I32) ? r.readI32() : precision;
-        case 10 -> logical = r.is(f, STRUCT) ? logicalType(r) : logical;
-        default -> r.skip(fieldType(f));
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (f == (1 << 4 | I32)) {
+        type = r.readI32();
+        f = r.readField(1);
       }
+      if (f == (2 << 4 | I32)) {
+        typeLength = r.readI32();
+        f = r.readField(2);
+      }
+      if (f == (3 << 4 | I32)) {
+        repetition = r.readI32();
+        f = r.readField(3);
+      }
+      if (f == (4 << 4 | BINARY)) {
+        name = r.readString("SchemaElement.name");
+        f = r.readField(4);
+      }
+      if (f == (5 << 4 | I32)) {
+        numChildren = r.readI32();
+        f = r.readField(5);
+      }
+      if (f == (6 << 4 | I32)) {
+        converted = r.readI32();
+        f = r.readField(6);
+      }
+      if (f == (7 << 4 | I32)) {
+        scale = r.readI32();
+        f = r.readField(7);
+      }
+      if (f == (8 << 4 | I32)) {
+        precision = r.readI32();
+        f = r.readField(8);
+      }
+      if (f == (10 << 4 | STRUCT)) {
+        logical = logicalType(r);
+        f = r.readField(10);
+      }
+      f = r.position() == at ? r.skipField(f) : f;
     }
     r.require(name != null, "SchemaElement.name");
     // parquet-java writes INTERVAL as converted type INTERVAL with logical type UNKNOWN: the
@@ -138,14 +162,17 @@ final class SchemaDecoder {
   private static String decimal(ThriftCursor r) throws ParquetCorruptionException {
     int scale = UNSET;
     int precision = UNSET;
-    int last = 0;
-    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-      last = fieldId(f);
-      switch (last) {
-        case 1 -> scale = r.is(f, I32) ? r.readI32() : scale;
-        case 2 -> precision = r.is(f, I32) ? r.readI32() : precision;
-        default -> r.skip(fieldType(f));
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (f == (1 << 4 | I32)) {
+        scale = r.readI32();
+        f = r.readField(1);
       }
+      if (f == (2 << 4 | I32)) {
+        precision = r.readI32();
+        f = r.readField(2);
+      }
+      f = r.position() == at ? r.skipField(f) : f;
     }
     r.require(scale != UNSET, "DecimalType.scale");
     r.require(precision != UNSET, "DecimalType.precision");
@@ -155,18 +182,17 @@ final class SchemaDecoder {
   private static String timeOrTimestamp(ThriftCursor r, String name) throws ParquetCorruptionException {
     Boolean utc = null;
     String unit = null;
-    int last = 0;
-    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-      last = fieldId(f);
-      switch (last) {
-        case 1 -> {
-          if (r.is(f, BOOLEAN_TRUE)) {
-            utc = boolField(f); // no ternary: it would unbox the null of an absent value
-          }
-        }
-        case 2 -> unit = r.is(f, STRUCT) ? timeUnit(r) : unit;
-        default -> r.skip(fieldType(f));
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (fieldId(f) == 1 && isBool(f)) {
+        utc = boolField(f);
+        f = r.readField(1);
       }
+      if (f == (2 << 4 | STRUCT)) {
+        unit = timeUnit(r);
+        f = r.readField(2);
+      }
+      f = r.position() == at ? r.skipField(f) : f;
     }
     r.require(utc != null, name + "Type.isAdjustedToUTC");
     r.require(unit != null, name + "Type.unit");
@@ -189,18 +215,17 @@ final class SchemaDecoder {
   private static String integer(ThriftCursor r) throws ParquetCorruptionException {
     int bitWidth = UNSET;
     Boolean signed = null;
-    int last = 0;
-    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-      last = fieldId(f);
-      switch (last) {
-        case 1 -> bitWidth = r.is(f, BYTE) ? r.readI8() : bitWidth;
-        case 2 -> {
-          if (r.is(f, BOOLEAN_TRUE)) {
-            signed = boolField(f);
-          }
-        }
-        default -> r.skip(fieldType(f));
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (f == (1 << 4 | BYTE)) {
+        bitWidth = r.readI8();
+        f = r.readField(1);
       }
+      if (fieldId(f) == 2 && isBool(f)) {
+        signed = boolField(f);
+        f = r.readField(2);
+      }
+      f = r.position() == at ? r.skipField(f) : f;
     }
     r.require(bitWidth != UNSET, "IntType.bitWidth");
     r.require(signed != null, "IntType.isSigned");

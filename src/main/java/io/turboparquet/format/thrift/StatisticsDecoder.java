@@ -1,11 +1,10 @@
 package io.turboparquet.format.thrift;
 
 import static io.turboparquet.format.thrift.ThriftCursor.BINARY;
-import static io.turboparquet.format.thrift.ThriftCursor.BOOLEAN_TRUE;
 import static io.turboparquet.format.thrift.ThriftCursor.I64;
 import static io.turboparquet.format.thrift.ThriftCursor.boolField;
 import static io.turboparquet.format.thrift.ThriftCursor.fieldId;
-import static io.turboparquet.format.thrift.ThriftCursor.fieldType;
+import static io.turboparquet.format.thrift.ThriftCursor.isBool;
 
 import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.ParquetCorruptionException;
@@ -26,38 +25,43 @@ final class StatisticsDecoder {
     long minValue = -1;
     Boolean maxExact = null;
     Boolean minExact = null;
-    int last = 0;
-    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-      last = fieldId(f);
-      switch (last) {
-        case 1 -> max = r.is(f, BINARY) ? r.readSpan("Statistics.max") : max;
-        case 2 -> min = r.is(f, BINARY) ? r.readSpan("Statistics.min") : min;
-        case 3 -> {
-          if (r.is(f, I64)) {
-            nullCount = r.readI64();
-            r.nonNegative(nullCount, "Statistics.null_count");
-          }
-        }
-        case 4 -> {
-          if (r.is(f, I64)) {
-            distinctCount = r.readI64();
-            r.nonNegative(distinctCount, "Statistics.distinct_count");
-          }
-        }
-        case 5 -> maxValue = r.is(f, BINARY) ? r.readSpan("Statistics.max_value") : maxValue;
-        case 6 -> minValue = r.is(f, BINARY) ? r.readSpan("Statistics.min_value") : minValue;
-        case 7 -> {
-          if (r.is(f, BOOLEAN_TRUE)) {
-            maxExact = boolField(f);
-          }
-        }
-        case 8 -> {
-          if (r.is(f, BOOLEAN_TRUE)) {
-            minExact = boolField(f);
-          }
-        }
-        default -> r.skip(fieldType(f));
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (f == (1 << 4 | BINARY)) {
+        max = r.readSpan("Statistics.max");
+        f = r.readField(1);
       }
+      if (f == (2 << 4 | BINARY)) {
+        min = r.readSpan("Statistics.min");
+        f = r.readField(2);
+      }
+      if (f == (3 << 4 | I64)) {
+        nullCount = r.readI64();
+        r.nonNegative(nullCount, "Statistics.null_count");
+        f = r.readField(3);
+      }
+      if (f == (4 << 4 | I64)) {
+        distinctCount = r.readI64();
+        r.nonNegative(distinctCount, "Statistics.distinct_count");
+        f = r.readField(4);
+      }
+      if (f == (5 << 4 | BINARY)) {
+        maxValue = r.readSpan("Statistics.max_value");
+        f = r.readField(5);
+      }
+      if (f == (6 << 4 | BINARY)) {
+        minValue = r.readSpan("Statistics.min_value");
+        f = r.readField(6);
+      }
+      if (fieldId(f) == 7 && isBool(f)) {
+        maxExact = boolField(f);
+        f = r.readField(7);
+      }
+      if (fieldId(f) == 8 && isBool(f)) {
+        minExact = boolField(f);
+        f = r.readField(8);
+      }
+      f = r.position() == at ? r.skipField(f) : f;
     }
     return ColumnStatistics.of(r.bytes(), max, min, nullCount, distinctCount, maxValue, minValue, maxExact, minExact);
   }

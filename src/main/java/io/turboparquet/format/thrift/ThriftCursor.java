@@ -151,6 +151,22 @@ public final class ThriftCursor {
     return id << 4 | type;
   }
 
+  /**
+   * Skips the value of {@code field} (whose header was just read); returns the next field header.
+   *
+   * <p>The end of a pass of a struct reader that takes its fields in id order, the order every
+   * writer uses: one {@code if} per field it wants, each comparing the header with the id and
+   * wire type it expects and reading the next header after the value, so a struct in id order is
+   * read without a dispatch. The pass loops until STOP; a pass that took nothing hands the field
+   * here (an unknown id, another wire type, which Thrift's generated readers skip too), and a field
+   * that comes after a higher id is taken by the next pass, so any order decodes the same
+   * ({@code FieldOrderTest}). Structs read once a footer, page or index loop over a switch instead.
+   */
+  public int skipField(int field) throws ParquetCorruptionException {
+    skip(fieldType(field));
+    return readField(fieldId(field));
+  }
+
   public static int fieldId(int field) {
     return field >>> 4;
   }
@@ -170,6 +186,12 @@ public final class ThriftCursor {
     }
     skip(type);
     return false;
+  }
+
+  /** Whether {@code field} is a bool, whose value the compact protocol keeps in the header's type. */
+  public static boolean isBool(int field) {
+    int type = field & 0x0f;
+    return type == BOOLEAN_TRUE || type == BOOLEAN_FALSE;
   }
 
   /** A bool field's value, which the compact protocol keeps in the field header's type nibble. */

@@ -107,6 +107,11 @@ public final class CompactWriter {
     return this;
   }
 
+  public CompactWriter raw(byte[] bytes) {
+    out.write(bytes, 0, bytes.length);
+    return this;
+  }
+
   public CompactWriter varint(long v) {
     while ((v & ~0x7fL) != 0) {
       out.write((int) (v & 0x7f) | 0x80);

@@ -1,0 +1,180 @@
+package io.turboparquet.format.thrift;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import io.turboparquet.testing.CorpusFiles;
+import io.turboparquet.testing.WriterFiles;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Writers put a struct's fields in id order, and the decoder reads them in that order without a
+ * dispatch; any other order, and fields it does not know, must decode the same. Each file's footer
+ * is written again with every struct's fields reversed, or with an unknown field (of each wire
+ * type in turn) before every field, and must then decode as parquet-format decodes those bytes
+ * ({@link FooterEquivalenceTest#check}: the model, statistics, projections, page headers and
+ * page indexes).
+ */
+class FieldOrderTest {
+  @TempDir static Path dir;
+
+  static Stream<Path> files() {
+    List<Path> files = new ArrayList<>(WriterFiles.all());
+    for (Path file : CorpusFiles.all()) {
+      String name = file.getFileName().toString();
+      if (name.contains("page_index") || name.contains("bloom") || name.equals("alltypes_plain.parquet")
+          || name.contains("nested") || name.startsWith("datapage_v2")) {
+        files.add(file);
+      }
+    }
+    return files.stream();
+  }
+
+  @ParameterizedTest
+  @MethodSource("files")
+  void reversedFields(Path file) throws IOException {
+    check(file, true, false);
+  }
+
+  @ParameterizedTest
+  @MethodSource("files")
+  void unknownFieldsBeforeEveryField(Path file) throws IOException {
+    check(file, false, true);
+  }
+
+  private static void check(Path file, boolean reverse, boolean unknown) throws IOException {
+    FooterEquivalenceTest.Footer f = FooterEquivalenceTest.Footer.of(file);
+    Rewriter rewriter = new Rewriter(f.file(), f.offset(), reverse, unknown);
+    byte[] footer = rewriter.struct();
+    assertEquals(f.offset() + f.length(), rewriter.p, file + ": the rewriter read the whole footer");
+    assertNotEquals(ByteBuffer.wrap(f.file(), f.offset(), f.length()), ByteBuffer.wrap(footer), file.toString());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(f.file(), 0, f.offset());
+    out.write(footer);
+    out.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(footer.length).array());
+    out.write(f.file(), f.file().length - 4, 4);
+    Path rewritten = dir.resolve((reverse ? "reversed-" : "unknown-") + file.getFileName());
+    Files.write(rewritten, out.toByteArray());
+    FooterEquivalenceTest.check(rewritten);
+  }
+
+  /** Reads a compact struct and writes it again, its fields reordered or interleaved with unknown ones. */
+  private static final class Rewriter {
+    private static final int UNKNOWN_ID = 1000;
+    private final byte[] b;
+    private final boolean reverse;
+    private final boolean unknown;
+    private int p;
+    private int unknownType;
+
+    Rewriter(byte[] b, int p, boolean reverse, boolean unknown) {
+      this.b = b;
+      this.p = p;
+      this.reverse = reverse;
+      this.unknown = unknown;
+    }
+
+    private record Field(int id, int type, byte[] value) {}
+
+    byte[] struct() {
+      List<Field> fields = new ArrayList<>();
+      int last = 0;
+      while (true) {
+        int header = b[p++] & 0xff;
+        int type = header & 0x0f;
+        if (type == ThriftCursor.STOP) {
+          break;
+        }
+        int id = header >>> 4 == 0 ? (int) unzigzag(varint()) : last + (header >>> 4);
+        last = id;
+        fields.add(new Field(id, type, value(type)));
+      }
+      if (reverse) {
+        Collections.reverse(fields);
+      }
+      CompactWriter w = new CompactWriter().beginStruct();
+      for (Field field : fields) {
+        if (unknown && fields.size() > 1) { // one field on the wire: maybe a union, which holds exactly one
+          writeUnknown(w);
+        }
+        w.field(field.id(), field.type()).raw(field.value());
+      }
+      return w.stop().bytes();
+    }
+
+    /** A field of an id no struct has, each time of the next wire type. */
+    private void writeUnknown(CompactWriter w) {
+      switch (unknownType++ % 6) {
+        case 0 -> w.i64(UNKNOWN_ID, 1L << 40);
+        case 1 -> w.string(UNKNOWN_ID, "unknown");
+        case 2 -> w.struct(UNKNOWN_ID).i32(1, 7).string(2, "x").stop();
+        case 3 -> w.list(UNKNOWN_ID, ThriftCursor.I32, 2).rawZigzag(1).rawZigzag(-1);
+        case 4 -> w.bool(UNKNOWN_ID, true);
+        default -> w.field(UNKNOWN_ID, ThriftCursor.DOUBLE).raw(0, 0, 0, 0, 0, 0, 0xf0, 0x3f);
+      }
+    }
+
+    /** A value's bytes, the structs in it rewritten. */
+    private byte[] value(int type) {
+      int from = p;
+      switch (type) {
+        case ThriftCursor.BOOLEAN_TRUE, ThriftCursor.BOOLEAN_FALSE -> {
+          return new byte[0]; // in the header
+        }
+        case ThriftCursor.BYTE -> p++;
+        case ThriftCursor.I16, ThriftCursor.I32, ThriftCursor.I64 -> varint();
+        case ThriftCursor.DOUBLE -> p += 8;
+        case ThriftCursor.BINARY -> {
+          int n = (int) varint();
+          p += n;
+        }
+        case ThriftCursor.STRUCT -> {
+          return struct();
+        }
+        case ThriftCursor.LIST, ThriftCursor.SET -> {
+          int header = b[p++] & 0xff;
+          int size = header >>> 4 == 15 ? (int) varint() : header >>> 4;
+          int element = header & 0x0f;
+          ByteArrayOutputStream out = new ByteArrayOutputStream();
+          out.write(b, from, p - from);
+          for (int i = 0; i < size; i++) {
+            out.writeBytes(element == ThriftCursor.BOOLEAN_TRUE || element == ThriftCursor.BOOLEAN_FALSE
+                ? new byte[] {b[p++]} : value(element));
+          }
+          return out.toByteArray();
+        }
+        default -> throw new IllegalArgumentException("wire type " + type + " at " + from); // no map in a footer
+      }
+      byte[] raw = new byte[p - from];
+      System.arraycopy(b, from, raw, 0, raw.length);
+      return raw;
+    }
+
+    private long varint() {
+      long v = 0;
+      for (int shift = 0; ; shift += 7) {
+        int x = b[p++];
+        v |= (long) (x & 0x7f) << shift;
+        if (x >= 0) {
+          return v;
+        }
+      }
+    }
+
+    private static long unzigzag(long n) {
+      return (n >>> 1) ^ -(n & 1);
+    }
+  }
+}
