@@ -2,6 +2,8 @@ package io.turboparquet.fuzz;
 
 import io.turboparquet.cli.ColumnDigest;
 import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.io.TrackingBufferSource;
 import io.turboparquet.scan.Batch;
@@ -15,8 +17,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +47,7 @@ public final class FuzzRunner implements AutoCloseable {
   /** Our digest of each intact seed (empty if we do not accept it), by identity too. */
   private final Map<byte[], List<String>> ourSeedDigests = new IdentityHashMap<>();
   /** The plain mode the intact seeds are read in for {@link #ourSeedDigest}. */
-  private static final ReadMode SEED_MODE = new ReadMode(false, false, false, 1 << 20, 32_768, false, false, 1);
+  private static final ReadMode SEED_MODE = new ReadMode(false, false, false, 1 << 20, 32_768, false, false, 1, 0);
 
   public FuzzRunner(Path workDir, long timeoutMillis) {
     this.workDir = workDir;
@@ -82,7 +86,7 @@ public final class FuzzRunner implements AutoCloseable {
       if (ours.outcome() != Outcome.ACCEPTED) {
         return ours;
       }
-      return compareWithParquetJava(file, ours, seed);
+      return compareWithParquetJava(file, ours, mode, seed);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -105,8 +109,8 @@ public final class FuzzRunner implements AutoCloseable {
     ScanContext context = new ScanContext(fs, mode.options(), buffers, pools.scanPool(), pools.decodePool(),
         new ScanMetrics());
     CaseResult result;
-    try (ParquetFileScanner scanner = ParquetFileScanner.open(context, new org.apache.hadoop.fs.Path(file.toUri()),
-        null)) {
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toUri());
+    try (ParquetFileScanner scanner = open(context, path, mode)) {
       List<ColumnDescriptor> projection = scanner.projection();
       List<ColumnDigest> digests = new ArrayList<>();
       for (ColumnDescriptor c : projection) {
@@ -133,6 +137,37 @@ public final class FuzzRunner implements AutoCloseable {
           + result.outcome() + ": " + result.headline() + " (" + mode + ")");
     }
     return result;
+  }
+
+  /**
+   * The scanner for {@code mode}: every column, or with a footer stride only the leaves it reads,
+   * their chunks decoded from the footer and the others skipped (the path a projected read takes).
+   * Where the chosen leaves' names also name others (a footer edited to repeat a name), the footer
+   * is decoded whole, since the scan would read those too.
+   */
+  private static ParquetFileScanner open(ScanContext context, org.apache.hadoop.fs.Path path, ReadMode mode)
+      throws IOException {
+    if (mode.footerStride() == 0) {
+      return ParquetFileScanner.open(context, path, null);
+    }
+    FileMetadata meta = ParquetFileScanner.readMetadata(context, path,
+        FooterOptions.DEFAULT.withColumns(schema -> {
+          boolean[] read = new boolean[schema.columns().size()];
+          for (int i = 0; i < read.length; i++) {
+            read[i] = mode.reads(i);
+          }
+          return read;
+        }));
+    List<String> names = new ArrayList<>();
+    for (ColumnDescriptor c : meta.schema().columns()) {
+      if (mode.reads(c.index())) {
+        names.add(c.dottedPath());
+      }
+    }
+    if (!meta.schema().project(names).stream().allMatch(c -> mode.reads(c.index()))) {
+      meta = ParquetFileScanner.readMetadata(context, path);
+    }
+    return ParquetFileScanner.open(context, path, meta, names);
   }
 
   /** How an exception that escaped the core classifies. */
@@ -170,10 +205,16 @@ public final class FuzzRunner implements AutoCloseable {
    * reads them too and disagrees. When parquet-java fails (or takes too long) there is nothing to
    * compare: the accepted read with its intact batches stands.
    */
-  private CaseResult compareWithParquetJava(Path file, CaseResult ours, byte[] seed) throws InterruptedException {
+  private CaseResult compareWithParquetJava(Path file, CaseResult ours, ReadMode mode, byte[] seed)
+      throws InterruptedException {
+    List<String> lines = ours.detail().isEmpty() ? List.of() : List.of(ours.detail().split("\n"));
+    // A projected read is compared on its columns; a whole read on all, so a lost column shows.
+    Set<String> columns = mode.footerStride() == 0 ? null
+        : new LinkedHashSet<>(lines.stream().map(FuzzRunner::path).toList());
     List<String> theirs;
     try {
-      theirs = onOwnThread(() -> chunksFitFile(file) ? ParquetJavaDigest.digest(file, null) : null)
+      theirs = onOwnThread(() -> chunksFitFile(file)
+          ? ParquetJavaDigest.digest(file, columns == null ? null : List.copyOf(columns)) : null)
           .get(timeoutMillis, TimeUnit.MILLISECONDS);
       if (theirs == null) {
         return ours;
@@ -181,9 +222,9 @@ public final class FuzzRunner implements AutoCloseable {
     } catch (ExecutionException | TimeoutException e) {
       return ours;
     }
-    List<String> lines = ours.detail().isEmpty() ? List.of() : List.of(ours.detail().split("\n"));
     if (lines.equals(theirs)
-        || (seed != null && seedValuesWhereTheyDiffer(lines, theirs, seedDigest(seed), ourSeedDigest(seed)))
+        || (seed != null && seedValuesWhereTheyDiffer(lines, theirs, only(seedDigest(seed), columns),
+            only(ourSeedDigest(seed), columns)))
         || nullsInRequired(file, theirs)) {
       return ours;
     }
@@ -243,6 +284,17 @@ public final class FuzzRunner implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       return false;
     }
+  }
+
+  /** A digest line's column. */
+  private static String path(String line) {
+    int tab = line.indexOf('\t');
+    return tab < 0 ? line : line.substring(0, tab);
+  }
+
+  /** The lines of {@code digest} for {@code columns} (null: all). */
+  private static List<String> only(List<String> digest, Set<String> columns) {
+    return columns == null ? digest : digest.stream().filter(line -> columns.contains(path(line))).toList();
   }
 
   /** parquet-java's digest of an intact seed file, once per seed (empty if it cannot read it). */

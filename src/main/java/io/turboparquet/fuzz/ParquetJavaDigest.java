@@ -89,7 +89,7 @@ public final class ParquetJavaDigest {
     // LocalInputFile, not HadoopInputFile: no Hadoop FileSystem (and its logging) needed.
     ParquetReadOptions options = ParquetReadOptions.builder(new HadoopParquetConfiguration(CONF))
         .usePageChecksumVerification(verifyChecksums)
-        .withCodecFactory(new FreshLz4RawCodecs(new CodecFactory(CONF, 0))).build();
+        .withCodecFactory(new FreshLz4Codecs(new CodecFactory(CONF, 0))).build();
     return ParquetFileReader.open(new LocalInputFile(file), options);
   }
 

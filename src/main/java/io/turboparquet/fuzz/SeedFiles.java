@@ -27,7 +27,9 @@ import org.apache.parquet.schema.MessageTypeParser;
  * The fuzzer's seed files: the parquet-testing corpus (top level and {@code bad_data/}) and a few
  * small files written here with parquet-java's writer, deterministically: dictionary BYTE_ARRAY,
  * FIXED_LEN_BYTE_ARRAY and INT96 columns, optional and repeated (LIST) columns, v1 and v2 pages,
- * SNAPPY, GZIP and no compression, several pages per chunk, page checksums.
+ * SNAPPY, GZIP and no compression, several pages per chunk, page checksums, and string statistics
+ * long enough that a column chunk's metadata runs to kilobytes (what a projected footer decode
+ * skips by replaying shapes).
  */
 public final class SeedFiles {
   /** Larger seeds are left out: their reproducers must stay small enough to keep in the repository. */
@@ -65,8 +67,14 @@ public final class SeedFiles {
         }
       }""");
 
+  /** {@code namePad}: characters appended to every {@code name} value, so its statistics are that long. */
   private record Spec(String name, MessageType schema, WriterVersion version, CompressionCodecName codec,
-      boolean dictionary, boolean checksums) {}
+      boolean dictionary, boolean checksums, int namePad) {
+    Spec(String name, MessageType schema, WriterVersion version, CompressionCodecName codec, boolean dictionary,
+        boolean checksums) {
+      this(name, schema, version, codec, dictionary, checksums, 0);
+    }
+  }
 
   private static final List<Spec> SPECS = List.of(
       new Spec("flat-dict-v1-snappy", FLAT, WriterVersion.PARQUET_1_0, CompressionCodecName.SNAPPY, true, false),
@@ -79,7 +87,9 @@ public final class SeedFiles {
       new Spec("nested-dict-v1-uncompressed", NESTED, WriterVersion.PARQUET_1_0, CompressionCodecName.UNCOMPRESSED,
           true, true),
       new Spec("nested-v2-uncompressed", NESTED, WriterVersion.PARQUET_2_0, CompressionCodecName.UNCOMPRESSED,
-          false, false));
+          false, false),
+      new Spec("flat-long-stats-v1-snappy", FLAT, WriterVersion.PARQUET_1_0, CompressionCodecName.SNAPPY, true,
+          false, 700));
 
   private static final int ROWS = 1200;
 
@@ -118,14 +128,14 @@ public final class SeedFiles {
     SplittableRandom r = new SplittableRandom(s.name().hashCode());
     try (ParquetWriter<Group> w = b.build()) {
       for (int row = 0; row < ROWS; row++) {
-        w.write(s.schema() == FLAT ? flatRow(row, r) : nestedRow(row, r));
+        w.write(s.schema() == FLAT ? flatRow(row, r, s.namePad()) : nestedRow(row, r));
       }
     }
   }
 
-  private static Group flatRow(int row, SplittableRandom r) {
+  private static Group flatRow(int row, SplittableRandom r, int namePad) {
     Group g = new SimpleGroup(FLAT);
-    g.add("name", "name-" + r.nextInt(12));
+    g.add("name", "name-" + r.nextInt(12) + "~".repeat(namePad));
     if (r.nextInt(10) != 0) {
       g.add("code", Binary.fromConstantByteArray(("c" + (100 + r.nextInt(20))).getBytes(StandardCharsets.US_ASCII)));
     }

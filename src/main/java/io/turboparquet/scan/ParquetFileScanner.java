@@ -4,6 +4,7 @@ import io.turboparquet.filter.Filter;
 import io.turboparquet.filter.Predicate;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.FooterReader;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.StoreReads;
@@ -69,17 +70,23 @@ public final class ParquetFileScanner implements AutoCloseable {
   }
 
   public static FileMetadata readMetadata(ScanContext context, Path path) throws IOException {
-    return readMetadata(context, context.fileSystem().getFileStatus(path), path.toString());
+    return readMetadata(context, path, FooterOptions.DEFAULT);
+  }
+
+  /** The footer of {@code path}, decoded as {@code options} asks (a projection, say). */
+  public static FileMetadata readMetadata(ScanContext context, Path path, FooterOptions options) throws IOException {
+    return readMetadata(context, context.fileSystem().getFileStatus(path), path.toString(), options);
   }
 
   /** The footer of the file {@code status} describes (as a listing gave it: no further request for its length). */
   public static FileMetadata readMetadata(ScanContext context, FileStatus status) throws IOException {
-    return readMetadata(context, status, status.getPath().toString());
+    return readMetadata(context, status, status.getPath().toString(), FooterOptions.DEFAULT);
   }
 
-  private static FileMetadata readMetadata(ScanContext context, FileStatus status, String name) throws IOException {
+  private static FileMetadata readMetadata(ScanContext context, FileStatus status, String name, FooterOptions options)
+      throws IOException {
     try (FSDataInputStream in = FileOpener.open(context.fileSystem(), status, false)) {
-      FileMetadata metadata = FooterReader.read(in, name, status.getLen());
+      FileMetadata metadata = FooterReader.read(in, name, status.getLen(), options);
       context.metrics().addStoreReads(StoreReads.of(in));
       return metadata;
     }

@@ -2,6 +2,7 @@ package io.turboparquet.page.codec;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -262,7 +263,8 @@ class DecompressorErrorTest {
    * A match offset of 0 points at output not yet written: LZ4 forbids it, aircompressor takes it
    * and copies whatever the destination held (values changed with the read mode, and a pooled
    * buffer could show another query's bytes). The destination is zeroed first, so such a match
-   * reads zeros whatever the buffer held; an offset past the decoded bytes still fails.
+   * reads zeros whatever the buffer held (here the 8 literals before it leave nothing past them;
+   * see the next test for literals that do); an offset past the decoded bytes still fails.
    */
   @Test
   void lz4MatchOffsetZeroReadsZerosWhateverTheBufferHeld() throws Exception {
@@ -297,6 +299,45 @@ class DecompressorErrorTest {
       }
     }
   }
+  /**
+   * After a literal shorter than 8 bytes, aircompressor's literal copy leaves input bytes past it,
+   * and a match offset of 0 copies those: not zeros, but the same bytes whatever the buffer held,
+   * never one of the buffer's own bytes.
+   */
+  @Test
+  void lz4MatchOffsetZeroAfterAShortLiteralReadsTheSameWhateverTheBufferHeld() throws Exception {
+    // 1 literal, a match of 8 at offset 0, 19 closing literals (LZ4's end-of-block rules)
+    byte[] tail = "0123456789abcdefghi".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    byte[] block = CodecFixtures.concat(new byte[] {(byte) 0x14, 'x', 0, 0, (byte) 0xF0, 4}, tail);
+    int length = 1 + 8 + tail.length;
+    byte[] hadoop = CodecFixtures.concat(CodecFixtures.intBE(length), CodecFixtures.intBE(block.length), block);
+    for (CompressionCodec codec : new CompressionCodec[] {CompressionCodec.LZ4_RAW, CompressionCodec.LZ4}) {
+      byte[] page = codec == CompressionCodec.LZ4 ? hadoop : block;
+      byte[] first = null;
+      for (byte held : new byte[] {0x77, 0x11}) {
+        ByteBuf src = source.buffer(page.length);
+        ByteBuf dst = source.buffer(length);
+        try {
+          src.setBytes(0, page);
+          PageBuffers.fill(dst, held);
+          Decompressors.create(codec).decompress(src, 0, page.length, dst, 0, length);
+          byte[] out = PageBuffers.bytes(dst, 0, length);
+          for (byte b : out) {
+            assertNotEquals(held, b, codec + ": a byte the buffer held shows");
+          }
+          if (first == null) {
+            first = out;
+          } else {
+            assertArrayEquals(first, out, codec + ": the answer depends on what the buffer held");
+          }
+        } finally {
+          src.release();
+          dst.release();
+        }
+      }
+    }
+  }
+
 
   @Test
   void snappyLengthPreambleIsCheckedBeforeWriting() throws Exception {
