@@ -49,9 +49,14 @@ public final class ParquetFileScanner implements AutoCloseable {
     this.pipeline = new RowGroupPipeline(context, reads);
   }
 
-  /** Opens {@code path}, reads its footer and prepares to scan {@code columns} (null: all). */
+  /**
+   * Opens {@code path}, reads its footer and prepares to scan {@code columns} (null: all). Only the
+   * chunks of those columns are decoded from the footer ({@link #metadata()} holds no others).
+   */
   public static ParquetFileScanner open(ScanContext context, Path path, List<String> columns) throws IOException {
-    return new ParquetFileScanner(context, path, readMetadata(context, path), columns, null);
+    FooterOptions options = columns == null || columns.isEmpty() ? FooterOptions.DEFAULT
+        : FooterOptions.projecting(columns);
+    return new ParquetFileScanner(context, path, readMetadata(context, path, options), columns, null);
   }
 
   /** Scans a file whose footer the caller already has. */

@@ -1,7 +1,9 @@
 package io.turboparquet.scan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.io.TrackingBufferSource;
 import io.turboparquet.testing.GeneratedFile;
 import io.turboparquet.testing.OracleDigest;
@@ -43,5 +45,27 @@ class ReadmeExampleTest {
     long expected = OracleDigest.readColumn(file.path(), "l_orderkey").entries().stream()
         .mapToLong(e -> (Long) e.value()).sum();
     assertEquals(expected, sumOfOrderKeys(new org.apache.hadoop.fs.Path(file.path().toUri())));
+  }
+
+  /** The example decodes from the footer only the chunks of the column it reads. */
+  @Test
+  void theScannerDecodesOnlyItsColumnsChunksFromTheFooter(@TempDir Path dir) throws Exception {
+    GeneratedFile file = TestFileGenerator.lineitemLike(dir, 20_000, CompressionCodecName.SNAPPY, 64 * 1024);
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.path().toUri());
+    ScanOptions options = ScanOptions.defaults();
+    try (ScanPools pools = ScanPools.forOptions(options)) {
+      ScanContext context = new ScanContext(path.getFileSystem(new Configuration()), options,
+          new TrackingBufferSource(), pools.scanPool(), pools.decodePool(), new ScanMetrics());
+      try (ParquetFileScanner scanner = ParquetFileScanner.open(context, path, List.of("l_orderkey"))) {
+        int leaf = scanner.projection().get(0).index();
+        int leaves = scanner.metadata().schema().columns().size();
+        assertTrue(leaves > 1 && scanner.metadata().rowGroups().size() > 1);
+        for (RowGroupMeta rg : scanner.metadata().rowGroups()) {
+          for (int i = 0; i < leaves; i++) {
+            assertEquals(i == leaf, rg.isDecoded(i), "row group " + rg.index() + " leaf " + i);
+          }
+        }
+      }
+    }
   }
 }
