@@ -171,6 +171,9 @@ public final class RleBitPackedHybridDecoder {
     long header = readHeader();
     long count = header >>> 1;
     if ((header & 1) == 0) {
+      if (count == 0) { // no writer emits one; parquet-java would repeat its value for ever, Arrow refuses it
+        throw new DecodeException("RLE/bit-packed hybrid data (bit width " + bitWidth + ") has an RLE run of 0 values");
+      }
       int bytes = (bitWidth + 7) >>> 3;
       if (end - pos < bytes) {
         throw new DecodeException("RLE/bit-packed hybrid RLE run value (" + bytes + " bytes) is cut off by the end of the section");

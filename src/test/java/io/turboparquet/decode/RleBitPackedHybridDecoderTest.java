@@ -241,6 +241,9 @@ class RleBitPackedHybridDecoderTest {
     assertRejected(d, new byte[] {0x10}, 4, out, "cut off");
     // RLE value wider than the bit width.
     assertRejected(d, new byte[] {0x10, 0x1F}, 4, out, "does not fit");
+    // An RLE run of no values before the values asked for (the bytes of a page whose column's
+    // definition levels were dropped by an edit read as dictionary indices).
+    assertRejected(d, new byte[] {0x00, 0x00, 0x10, 0x03}, 4, out, "RLE run of 0 values");
     // Huge bit-packed group count over 2 bytes of data: only what is present is handed out.
     assertRejected(d, new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x0F, 0x21, 0x43}, 4, out, "ran out");
     // Empty section.
