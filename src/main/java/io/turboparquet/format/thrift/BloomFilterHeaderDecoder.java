@@ -31,21 +31,26 @@ public final class BloomFilterHeaderDecoder {
     int algorithm = -1;
     int hash = -1;
     int compression = -1;
-    int last = 0;
-    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-      last = fieldId(f);
-      switch (last) {
-        case 1 -> {
-          if (r.is(f, I32)) {
-            numBytes = r.readI32();
-            hasNumBytes = true;
-          }
-        }
-        case 2 -> algorithm = r.is(f, STRUCT) ? member(r) : algorithm;
-        case 3 -> hash = r.is(f, STRUCT) ? member(r) : hash;
-        case 4 -> compression = r.is(f, STRUCT) ? member(r) : compression;
-        default -> r.skip(fieldType(f));
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (f == (1 << 4 | I32)) {
+        numBytes = r.readI32();
+        hasNumBytes = true;
+        f = r.readField(1);
       }
+      if (f == (2 << 4 | STRUCT)) {
+        algorithm = member(r);
+        f = r.readField(2);
+      }
+      if (f == (3 << 4 | STRUCT)) {
+        hash = member(r);
+        f = r.readField(3);
+      }
+      if (f == (4 << 4 | STRUCT)) {
+        compression = member(r);
+        f = r.readField(4);
+      }
+      f = r.position() == at ? r.skipField(f) : f;
     }
     r.require(hasNumBytes, "BloomFilterHeader.numBytes");
     r.require(algorithm != -1, "BloomFilterHeader.algorithm");

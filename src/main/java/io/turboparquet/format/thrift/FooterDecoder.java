@@ -5,8 +5,6 @@ import static io.turboparquet.format.thrift.ThriftCursor.I32;
 import static io.turboparquet.format.thrift.ThriftCursor.I64;
 import static io.turboparquet.format.thrift.ThriftCursor.LIST;
 import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
-import static io.turboparquet.format.thrift.ThriftCursor.fieldId;
-import static io.turboparquet.format.thrift.ThriftCursor.fieldType;
 
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterOptions;
@@ -44,48 +42,42 @@ public final class FooterDecoder {
     int rowGroupsAt = -1;
     Map<String, String> keyValues = new LinkedHashMap<>();
     String createdBy = null;
-    int last = 0;
-    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-      last = fieldId(f);
-      switch (last) {
-        case 1 -> {
-          if (r.is(f, I32)) {
-            r.readI32();
-            hasVersion = true;
-          }
-        }
-        case 2 -> {
-          if (r.is(f, LIST)) {
-            schema = SchemaDecoder.read(r);
-            rowGroupDecoder = new RowGroupDecoder(r, fileLength, schema.columns(), options.columns().select(schema),
-                options.statistics().select(schema));
-          }
-        }
-        case 3 -> {
-          if (r.is(f, I64)) {
-            numRows = r.readI64();
-            hasNumRows = true;
-          }
-        }
-        case 4 -> {
-          if (r.is(f, LIST)) {
-            if (rowGroupDecoder != null) {
-              rowGroups = rowGroupDecoder.readList();
-            } else {
-              // Thrift does not fix the field order; chunks need the schema, so come back later.
-              rowGroupsAt = r.position();
-              r.skip(LIST);
-            }
-          }
-        }
-        case 5 -> {
-          if (r.is(f, LIST)) {
-            keyValues(r, keyValues);
-          }
-        }
-        case 6 -> createdBy = r.is(f, BINARY) ? r.readString("FileMetaData.created_by") : createdBy;
-        default -> r.skip(fieldType(f));
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (f == (1 << 4 | I32)) {
+        r.readI32();
+        hasVersion = true;
+        f = r.readField(1);
       }
+      if (f == (2 << 4 | LIST)) {
+        schema = SchemaDecoder.read(r);
+        rowGroupDecoder = new RowGroupDecoder(r, fileLength, schema.columns(), options.columns().select(schema),
+            options.statistics().select(schema));
+        f = r.readField(2);
+      }
+      if (f == (3 << 4 | I64)) {
+        numRows = r.readI64();
+        hasNumRows = true;
+        f = r.readField(3);
+      }
+      if (f == (4 << 4 | LIST)) {
+        if (rowGroupDecoder != null) {
+          rowGroups = rowGroupDecoder.readList();
+        } else { // chunks need the schema, which comes later in this footer: come back to them
+          rowGroupsAt = r.position();
+          r.skip(LIST);
+        }
+        f = r.readField(4);
+      }
+      if (f == (5 << 4 | LIST)) {
+        keyValues(r, keyValues);
+        f = r.readField(5);
+      }
+      if (f == (6 << 4 | BINARY)) {
+        createdBy = r.readString("FileMetaData.created_by");
+        f = r.readField(6);
+      }
+      f = r.position() == at ? r.skipField(f) : f; // column orders, encryption, fields from the future
     }
     r.require(hasVersion, "FileMetaData.version");
     if (schema == null) {
@@ -111,14 +103,17 @@ public final class FooterDecoder {
     for (int i = 0; i < n; i++) {
       String key = null;
       String value = "";
-      int last = 0;
-      for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-        last = fieldId(f);
-        switch (last) {
-          case 1 -> key = r.is(f, BINARY) ? r.readString("KeyValue.key") : key;
-          case 2 -> value = r.is(f, BINARY) ? r.readString("KeyValue.value") : value;
-          default -> r.skip(fieldType(f));
+      for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+        int at = r.position();
+        if (f == (1 << 4 | BINARY)) {
+          key = r.readString("KeyValue.key");
+          f = r.readField(1);
         }
+        if (f == (2 << 4 | BINARY)) {
+          value = r.readString("KeyValue.value");
+          f = r.readField(2);
+        }
+        f = r.position() == at ? r.skipField(f) : f;
       }
       r.require(key != null, "KeyValue.key");
       out.put(key, value);

@@ -1,11 +1,10 @@
 package io.turboparquet.format.thrift;
 
-import static io.turboparquet.format.thrift.ThriftCursor.BOOLEAN_TRUE;
 import static io.turboparquet.format.thrift.ThriftCursor.I32;
 import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
 import static io.turboparquet.format.thrift.ThriftCursor.boolField;
 import static io.turboparquet.format.thrift.ThriftCursor.fieldId;
-import static io.turboparquet.format.thrift.ThriftCursor.fieldType;
+import static io.turboparquet.format.thrift.ThriftCursor.isBool;
 
 import io.turboparquet.format.Encoding;
 import io.turboparquet.format.PageHeaderInfo;
@@ -104,28 +103,42 @@ public final class PageHeaderDecoder {
     defLength = 0;
     repLength = 0;
     compressed = true;
-    int last = 0;
-    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-      last = fieldId(f);
-      switch (last) {
-        case 1 -> type = r.is(f, I32) ? r.readI32() : type;
-        case 2 -> uncompressedSize = r.is(f, I32) ? r.readI32() : uncompressedSize;
-        case 3 -> compressedSize = r.is(f, I32) ? r.readI32() : compressedSize;
-        case 4 -> {
-          if (r.is(f, I32)) {
-            crc = r.readI32();
-            hasCrc = true;
-          }
-        }
-        case 5, 7, 8 -> {
-          // Only the header that matches the page type counts; the type may come later.
-          if (r.is(f, STRUCT)) {
-            nestedHeader(last);
-            nested |= 1 << last;
-          }
-        }
-        default -> r.skip(fieldType(f));
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (f == (1 << 4 | I32)) {
+        type = r.readI32();
+        f = r.readField(1);
       }
+      if (f == (2 << 4 | I32)) {
+        uncompressedSize = r.readI32();
+        f = r.readField(2);
+      }
+      if (f == (3 << 4 | I32)) {
+        compressedSize = r.readI32();
+        f = r.readField(3);
+      }
+      if (f == (4 << 4 | I32)) {
+        crc = r.readI32();
+        hasCrc = true;
+        f = r.readField(4);
+      }
+      // Only the header that matches the page type counts; the type may come later.
+      if (f == (5 << 4 | STRUCT)) {
+        dataPageHeader();
+        nested |= 1 << 5;
+        f = r.readField(5);
+      }
+      if (f == (7 << 4 | STRUCT)) {
+        dictionaryPageHeader();
+        nested |= 1 << 7;
+        f = r.readField(7);
+      }
+      if (f == (8 << 4 | STRUCT)) {
+        dataPageHeaderV2();
+        nested |= 1 << 8;
+        f = r.readField(8);
+      }
+      f = r.position() == at ? r.skipField(f) : f;
     }
     r.require(type != UNSET, "PageHeader.type");
     r.require(uncompressedSize != UNSET, "PageHeader.uncompressed_page_size");
@@ -198,60 +211,96 @@ public final class PageHeaderDecoder {
     return e;
   }
 
-  /** Field 5 DataPageHeader, 7 DictionaryPageHeader or 8 DataPageHeaderV2 into the scratch fields. */
-  private void nestedHeader(int which) throws ParquetCorruptionException {
+  /** Field 5, DataPageHeader, into the scratch fields; its statistics are skipped. */
+  private void dataPageHeader() throws ParquetCorruptionException {
     boolean hasNumValues = false;
-    int required = 0;
-    int last = 0;
-    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-      last = fieldId(f);
-      int slot = which * 16 + last;
-      switch (slot) {
-        case 5 * 16 + 1, 7 * 16 + 1, 8 * 16 + 1 -> {
-          if (r.is(f, I32)) {
-            numValues = r.readI32();
-            hasNumValues = true;
-          }
-        }
-        case 5 * 16 + 2, 7 * 16 + 2 -> encoding = r.is(f, I32) ? r.readI32() : encoding;
-        case 5 * 16 + 3 -> defEncoding = r.is(f, I32) ? r.readI32() : defEncoding;
-        case 5 * 16 + 4 -> repEncoding = r.is(f, I32) ? r.readI32() : repEncoding;
-        case 8 * 16 + 2 -> {
-          if (r.is(f, I32)) {
-            numNulls = r.readI32();
-            required |= 1;
-          }
-        }
-        case 8 * 16 + 3 -> {
-          if (r.is(f, I32)) {
-            numRows = r.readI32();
-            required |= 2;
-          }
-        }
-        case 8 * 16 + 4 -> encoding = r.is(f, I32) ? r.readI32() : encoding;
-        case 8 * 16 + 5 -> {
-          if (r.is(f, I32)) {
-            defLength = r.readI32();
-            required |= 4;
-          }
-        }
-        case 8 * 16 + 6 -> {
-          if (r.is(f, I32)) {
-            repLength = r.readI32();
-            required |= 8;
-          }
-        }
-        case 8 * 16 + 7 -> compressed = r.is(f, BOOLEAN_TRUE) ? boolField(f) : compressed;
-        default -> r.skip(fieldType(f)); // statistics, is_sorted, fields from the future
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (f == (1 << 4 | I32)) {
+        numValues = r.readI32();
+        hasNumValues = true;
+        f = r.readField(1);
       }
+      if (f == (2 << 4 | I32)) {
+        encoding = r.readI32();
+        f = r.readField(2);
+      }
+      if (f == (3 << 4 | I32)) {
+        defEncoding = r.readI32();
+        f = r.readField(3);
+      }
+      if (f == (4 << 4 | I32)) {
+        repEncoding = r.readI32();
+        f = r.readField(4);
+      }
+      f = r.position() == at ? r.skipField(f) : f;
     }
-    String name = which == 5 ? "DataPageHeader" : which == 7 ? "DictionaryPageHeader" : "DataPageHeaderV2";
-    if (!hasNumValues) {
-      throw r.corrupt("required field " + name + ".num_values is missing");
+    r.require(hasNumValues, "DataPageHeader.num_values");
+  }
+
+  /** Field 7, DictionaryPageHeader, into the scratch fields. */
+  private void dictionaryPageHeader() throws ParquetCorruptionException {
+    boolean hasNumValues = false;
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (f == (1 << 4 | I32)) {
+        numValues = r.readI32();
+        hasNumValues = true;
+        f = r.readField(1);
+      }
+      if (f == (2 << 4 | I32)) {
+        encoding = r.readI32();
+        f = r.readField(2);
+      }
+      f = r.position() == at ? r.skipField(f) : f;
     }
-    if (which == 8 && required != 15) {
-      String[] names = {"num_nulls", "num_rows", "definition_levels_byte_length", "repetition_levels_byte_length"};
-      throw r.corrupt("required field DataPageHeaderV2." + names[Integer.numberOfTrailingZeros(~required)]
+    r.require(hasNumValues, "DictionaryPageHeader.num_values");
+  }
+
+  /** Field 8, DataPageHeaderV2, into the scratch fields; its statistics are skipped. */
+  private void dataPageHeaderV2() throws ParquetCorruptionException {
+    int seen = 0; // bit per required field but encoding, in id order
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (f == (1 << 4 | I32)) {
+        numValues = r.readI32();
+        seen |= 1;
+        f = r.readField(1);
+      }
+      if (f == (2 << 4 | I32)) {
+        numNulls = r.readI32();
+        seen |= 2;
+        f = r.readField(2);
+      }
+      if (f == (3 << 4 | I32)) {
+        numRows = r.readI32();
+        seen |= 4;
+        f = r.readField(3);
+      }
+      if (f == (4 << 4 | I32)) {
+        encoding = r.readI32(); // required where the page is a V2 data page, checked there
+        f = r.readField(4);
+      }
+      if (f == (5 << 4 | I32)) {
+        defLength = r.readI32();
+        seen |= 8;
+        f = r.readField(5);
+      }
+      if (f == (6 << 4 | I32)) {
+        repLength = r.readI32();
+        seen |= 16;
+        f = r.readField(6);
+      }
+      if (fieldId(f) == 7 && isBool(f)) {
+        compressed = boolField(f);
+        f = r.readField(7);
+      }
+      f = r.position() == at ? r.skipField(f) : f;
+    }
+    if (seen != 31) {
+      String[] names = {"num_values", "num_nulls", "num_rows", "definition_levels_byte_length",
+          "repetition_levels_byte_length"};
+      throw r.corrupt("required field DataPageHeaderV2." + names[Integer.numberOfTrailingZeros(~seen)]
           + " is missing");
     }
   }

@@ -6,8 +6,6 @@ import static io.turboparquet.format.thrift.ThriftCursor.I32;
 import static io.turboparquet.format.thrift.ThriftCursor.I64;
 import static io.turboparquet.format.thrift.ThriftCursor.LIST;
 import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
-import static io.turboparquet.format.thrift.ThriftCursor.fieldId;
-import static io.turboparquet.format.thrift.ThriftCursor.fieldType;
 
 import io.turboparquet.format.ColumnIndex;
 import io.turboparquet.format.FooterOptions;
@@ -34,19 +32,37 @@ public final class PageIndexDecoder {
     long[] nullCounts = null;
     long[] repHistograms = null;
     long[] defHistograms = null;
-    int last = 0;
-    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-      last = fieldId(f);
-      switch (last) {
-        case 1 -> nullPages = r.is(f, LIST) ? bools(r, "ColumnIndex.null_pages") : nullPages;
-        case 2 -> mins = r.is(f, LIST) ? binaries(r, "ColumnIndex.min_values") : mins;
-        case 3 -> maxs = r.is(f, LIST) ? binaries(r, "ColumnIndex.max_values") : maxs;
-        case 4 -> boundaryOrder = r.is(f, I32) ? r.readI32() : boundaryOrder;
-        case 5 -> nullCounts = r.is(f, LIST) ? longs(r, "ColumnIndex.null_counts") : nullCounts;
-        case 6 -> repHistograms = r.is(f, LIST) ? longs(r, "ColumnIndex.repetition_level_histograms") : repHistograms;
-        case 7 -> defHistograms = r.is(f, LIST) ? longs(r, "ColumnIndex.definition_level_histograms") : defHistograms;
-        default -> r.skip(fieldType(f));
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (f == (1 << 4 | LIST)) {
+        nullPages = bools(r, "ColumnIndex.null_pages");
+        f = r.readField(1);
       }
+      if (f == (2 << 4 | LIST)) {
+        mins = binaries(r, "ColumnIndex.min_values");
+        f = r.readField(2);
+      }
+      if (f == (3 << 4 | LIST)) {
+        maxs = binaries(r, "ColumnIndex.max_values");
+        f = r.readField(3);
+      }
+      if (f == (4 << 4 | I32)) {
+        boundaryOrder = r.readI32();
+        f = r.readField(4);
+      }
+      if (f == (5 << 4 | LIST)) {
+        nullCounts = longs(r, "ColumnIndex.null_counts");
+        f = r.readField(5);
+      }
+      if (f == (6 << 4 | LIST)) {
+        repHistograms = longs(r, "ColumnIndex.repetition_level_histograms");
+        f = r.readField(6);
+      }
+      if (f == (7 << 4 | LIST)) {
+        defHistograms = longs(r, "ColumnIndex.definition_level_histograms");
+        f = r.readField(7);
+      }
+      f = r.position() == at ? r.skipField(f) : f;
     }
     r.require(nullPages != null, "ColumnIndex.null_pages");
     r.require(mins != null, "ColumnIndex.min_values");
@@ -68,24 +84,23 @@ public final class PageIndexDecoder {
     int[] sizes = null;
     long[] firstRows = null;
     long[] unencoded = null;
-    int last = 0;
-    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-      last = fieldId(f);
-      switch (last) {
-        case 1 -> {
-          if (r.is(f, LIST)) {
-            int n = r.readList("OffsetIndex.page_locations", STRUCT);
-            offsets = new long[n];
-            sizes = new int[n];
-            firstRows = new long[n];
-            for (int i = 0; i < n; i++) {
-              pageLocation(r, i, offsets, sizes, firstRows);
-            }
-          }
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (f == (1 << 4 | LIST)) {
+        int n = r.readList("OffsetIndex.page_locations", STRUCT);
+        offsets = new long[n];
+        sizes = new int[n];
+        firstRows = new long[n];
+        for (int i = 0; i < n; i++) {
+          pageLocation(r, i, offsets, sizes, firstRows);
         }
-        case 2 -> unencoded = r.is(f, LIST) ? longs(r, "OffsetIndex.unencoded_byte_array_data_bytes") : unencoded;
-        default -> r.skip(fieldType(f));
+        f = r.readField(1);
       }
+      if (f == (2 << 4 | LIST)) {
+        unencoded = longs(r, "OffsetIndex.unencoded_byte_array_data_bytes");
+        f = r.readField(2);
+      }
+      f = r.position() == at ? r.skipField(f) : f;
     }
     r.require(offsets != null, "OffsetIndex.page_locations");
     if (unencoded != null && unencoded.length != offsets.length) {
@@ -98,30 +113,24 @@ public final class PageIndexDecoder {
   private static void pageLocation(ThriftCursor r, int i, long[] offsets, int[] sizes, long[] firstRows)
       throws ParquetCorruptionException {
     int seen = 0;
-    int last = 0;
-    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
-      last = fieldId(f);
-      switch (last) {
-        case 1 -> {
-          if (r.is(f, I64)) {
-            offsets[i] = r.readI64();
-            seen |= 1;
-          }
-        }
-        case 2 -> {
-          if (r.is(f, I32)) {
-            sizes[i] = r.readI32();
-            seen |= 2;
-          }
-        }
-        case 3 -> {
-          if (r.is(f, I64)) {
-            firstRows[i] = r.readI64();
-            seen |= 4;
-          }
-        }
-        default -> r.skip(fieldType(f));
+    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
+      int at = r.position();
+      if (f == (1 << 4 | I64)) {
+        offsets[i] = r.readI64();
+        seen |= 1;
+        f = r.readField(1);
       }
+      if (f == (2 << 4 | I32)) {
+        sizes[i] = r.readI32();
+        seen |= 2;
+        f = r.readField(2);
+      }
+      if (f == (3 << 4 | I64)) {
+        firstRows[i] = r.readI64();
+        seen |= 4;
+        f = r.readField(3);
+      }
+      f = r.position() == at ? r.skipField(f) : f;
     }
     r.require((seen & 1) != 0, "PageLocation.offset");
     r.require((seen & 2) != 0, "PageLocation.compressed_page_size");

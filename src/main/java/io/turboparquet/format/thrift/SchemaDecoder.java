@@ -126,7 +126,8 @@ final class SchemaDecoder {
     int last = 0;
     for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
       last = fieldId(f);
-      if (!r.is(f, STRUCT)) {
+      if (fieldType(f) != STRUCT) { // the members are structs: anything else is skipped
+        r.skip(fieldType(f));
         continue;
       }
       out = switch (last) {

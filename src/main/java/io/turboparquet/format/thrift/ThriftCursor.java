@@ -160,7 +160,8 @@ public final class ThriftCursor {
    * read without a dispatch. The pass loops until STOP; a pass that took nothing hands the field
    * here (an unknown id, another wire type, which Thrift's generated readers skip too), and a field
    * that comes after a higher id is taken by the next pass, so any order decodes the same
-   * ({@code FieldOrderTest}). Structs read once a footer, page or index loop over a switch instead.
+   * ({@code FieldOrderTest}). Every struct is read so but the unions (LogicalType, TimeUnit, the
+   * bloom filter's), whose one member is found by a switch.
    */
   public int skipField(int field) throws ParquetCorruptionException {
     skip(fieldType(field));
@@ -173,19 +174,6 @@ public final class ThriftCursor {
 
   public static int fieldType(int field) {
     return field & 0x0f;
-  }
-
-  /**
-   * Whether {@code field} has wire type {@code expected}; if not, skips its value (as Thrift's
-   * generated readers do) so the caller simply ignores the field.
-   */
-  public boolean is(int field, int expected) throws ParquetCorruptionException {
-    int type = field & 0x0f;
-    if (type == expected || expected == BOOLEAN_TRUE && type == BOOLEAN_FALSE) {
-      return true;
-    }
-    skip(type);
-    return false;
   }
 
   /** Whether {@code field} is a bool, whose value the compact protocol keeps in the header's type. */

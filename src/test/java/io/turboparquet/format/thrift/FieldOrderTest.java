@@ -2,17 +2,32 @@ package io.turboparquet.format.thrift;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turboparquet.format.BloomFilterHeader;
+import io.turboparquet.format.BloomFilterLocation;
+import io.turboparquet.format.ColumnChunkMeta;
+import io.turboparquet.format.ColumnIndex;
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.OffsetIndex;
+import io.turboparquet.format.PageHeaderInfo;
+import io.turboparquet.format.PageIndexLocation;
+import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.testing.CorpusFiles;
 import io.turboparquet.testing.WriterFiles;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
+import java.lang.reflect.Array;
+import java.lang.reflect.RecordComponent;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +40,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * is written again with every struct's fields reversed, or with an unknown field (of each wire
  * type in turn) before every field, and must then decode as parquet-format decodes those bytes
  * ({@link FooterEquivalenceTest#check}: the model, statistics, projections, page headers and
- * page indexes).
+ * page indexes); the structs outside the footer (page headers, page indexes, bloom filter headers)
+ * likewise, each rewritten alone.
  */
 class FieldOrderTest {
   @TempDir static Path dir;
@@ -68,6 +84,110 @@ class FieldOrderTest {
     Path rewritten = dir.resolve((reverse ? "reversed-" : "unknown-") + file.getFileName());
     Files.write(rewritten, out.toByteArray());
     FooterEquivalenceTest.check(rewritten);
+  }
+
+  /**
+   * Page headers, column and offset indexes and bloom filter headers read their fields in id order
+   * too: each, written again alone with its fields reversed or with unknown fields before every
+   * field, decodes to the same values as the original bytes (all but the header's own length).
+   */
+  @ParameterizedTest
+  @MethodSource("files")
+  void pageStructsInAnyOrder(Path file) throws IOException {
+    FooterEquivalenceTest.Footer f = FooterEquivalenceTest.Footer.of(file);
+    byte[] b = f.file();
+    FileMetadata meta;
+    try {
+      meta = FooterDecoder.decode(f.name(), b.length, b, f.offset(), f.length());
+    } catch (ParquetCorruptionException refused) {
+      return; // bad_data: the footer tests cover it
+    }
+    int structs = 0;
+    for (RowGroupMeta rg : meta.rowGroups()) {
+      for (ColumnChunkMeta chunk : rg.columns()) {
+        long end = chunk.startOffset() + chunk.totalCompressedSize();
+        for (long at = chunk.startOffset(); at < end && at < f.offset(); ) {
+          PageHeaderInfo header = pageHeader(f.name(), b, (int) at);
+          for (boolean reverse : new boolean[] {true, false}) {
+            byte[] again = new Rewriter(b, (int) at, reverse, !reverse).struct();
+            assertEquals(values(header, "headerLength"), values(pageHeader(f.name(), again, 0), "headerLength"),
+                file + " page header at " + at);
+          }
+          at += header.headerLength() + (long) header.compressedSize();
+          structs++;
+        }
+        PageIndexLocation index = chunk.pageIndex();
+        if (index != null && index.columnIndexLength() > 0) {
+          int at = (int) index.columnIndexOffset();
+          ColumnIndex expected = PageIndexDecoder.readColumnIndex(f.name(), b, at, index.columnIndexLength());
+          for (boolean reverse : new boolean[] {true, false}) {
+            byte[] again = new Rewriter(b, at, reverse, !reverse).struct();
+            assertEquals(values(expected), values(PageIndexDecoder.readColumnIndex(f.name(), again, 0, again.length)),
+                file + " column index at " + at);
+          }
+          structs++;
+        }
+        if (index != null && index.offsetIndexLength() > 0) {
+          int at = (int) index.offsetIndexOffset();
+          OffsetIndex expected = PageIndexDecoder.readOffsetIndex(f.name(), b, at, index.offsetIndexLength());
+          for (boolean reverse : new boolean[] {true, false}) {
+            byte[] again = new Rewriter(b, at, reverse, !reverse).struct();
+            assertEquals(values(expected), values(PageIndexDecoder.readOffsetIndex(f.name(), again, 0, again.length)),
+                file + " offset index at " + at);
+          }
+          structs++;
+        }
+        BloomFilterLocation bloom = chunk.bloomFilter();
+        if (bloom != null) {
+          int at = (int) bloom.offset();
+          BloomFilterHeader expected = BloomFilterHeaderDecoder.read(f.name(), "bloom filter", b, at, b.length - at);
+          for (boolean reverse : new boolean[] {true, false}) {
+            byte[] again = new Rewriter(b, at, reverse, !reverse).struct();
+            assertEquals(values(expected, "headerLength"),
+                values(BloomFilterHeaderDecoder.read(f.name(), "bloom filter", again, 0, again.length), "headerLength"),
+                file + " bloom filter header at " + at);
+          }
+          structs++;
+        }
+      }
+    }
+    assertTrue(structs > 0 || meta.numRows() == 0, file + ": no page structs found");
+  }
+
+  private static PageHeaderInfo pageHeader(String name, byte[] b, int at) throws IOException {
+    return new PageHeaderDecoder(name).read(new ByteArrayInputStream(b, at, b.length - at), at, "test");
+  }
+
+  /** A record's components but those named, arrays and byte strings as lists, for comparing. */
+  private static List<Object> values(Record r, String... except) {
+    List<Object> out = new ArrayList<>();
+    for (RecordComponent c : r.getClass().getRecordComponents()) {
+      if (!List.of(except).contains(c.getName())) {
+        try {
+          out.add(c.getName() + "=" + canonical(c.getAccessor().invoke(r)));
+        } catch (ReflectiveOperationException e) {
+          throw new AssertionError(e);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static Object canonical(Object v) {
+    if (v instanceof byte[] bytes) {
+      return HexFormat.of().formatHex(bytes);
+    }
+    if (v instanceof List<?> list) {
+      return list.stream().map(FieldOrderTest::canonical).toList();
+    }
+    if (v != null && v.getClass().isArray()) {
+      List<Object> out = new ArrayList<>();
+      for (int i = 0; i < Array.getLength(v); i++) {
+        out.add(Array.get(v, i));
+      }
+      return out;
+    }
+    return v;
   }
 
   /** Reads a compact struct and writes it again, its fields reordered or interleaved with unknown ones. */
