@@ -49,17 +49,23 @@ public final class Schema {
       return columns;
     }
     boolean[] chosen = new boolean[columns.size()];
-    for (String name : names) {
-      boolean found = false;
-      for (ColumnDescriptor c : columns) {
-        String p = c.dottedPath();
-        if (p.equals(name) || p.startsWith(name + ".")) {
+    boolean[] found = new boolean[names.size()];
+    String[] groups = new String[names.size()];
+    for (int i = 0; i < groups.length; i++) {
+      groups[i] = names.get(i) + ".";
+    }
+    for (ColumnDescriptor c : columns) { // each leaf's path built once: wide schemas have thousands
+      String p = c.dottedPath();
+      for (int i = 0; i < groups.length; i++) {
+        if (p.equals(names.get(i)) || p.startsWith(groups[i])) {
           chosen[c.index()] = true;
-          found = true;
+          found[i] = true;
         }
       }
-      if (!found) {
-        throw new IllegalArgumentException("no column " + name + " in the schema");
+    }
+    for (int i = 0; i < found.length; i++) {
+      if (!found[i]) {
+        throw new IllegalArgumentException("no column " + names.get(i) + " in the schema");
       }
     }
     List<ColumnDescriptor> out = new ArrayList<>();
