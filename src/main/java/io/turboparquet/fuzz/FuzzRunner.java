@@ -1,10 +1,13 @@
 package io.turboparquet.fuzz;
 
 import io.turboparquet.cli.ColumnDigest;
+import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.io.TrackingBufferSource;
 import io.turboparquet.scan.Batch;
 import io.turboparquet.scan.ParquetFileScanner;
@@ -110,6 +113,10 @@ public final class FuzzRunner implements AutoCloseable {
         new ScanMetrics());
     CaseResult result;
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toUri());
+    CaseResult statistics = statisticsFailure(context, path, file.getFileName().toString());
+    if (statistics != null) {
+      return statistics;
+    }
     try (ParquetFileScanner scanner = open(context, path, mode)) {
       List<ColumnDescriptor> projection = scanner.projection();
       List<ColumnDigest> digests = new ArrayList<>();
@@ -137,6 +144,37 @@ public final class FuzzRunner implements AutoCloseable {
           + result.outcome() + ": " + result.headline() + " (" + mode + ")");
     }
     return result;
+  }
+
+  /**
+   * Drill's planning decodes a footer with every column's statistics ({@code FooterCache}), which
+   * no scan does: decoded so here too, each bound and count read back as Drill's conversion reads
+   * them. A refusal (a corruption naming the file, or an unsupported feature) is how planning fails
+   * such a file, and the scan goes on; any other failure is the case's outcome. Null when fine.
+   */
+  static CaseResult statisticsFailure(ScanContext context, org.apache.hadoop.fs.Path path, String fileName) {
+    try {
+      FileMetadata meta = ParquetFileScanner.readMetadata(context, path,
+          FooterOptions.DEFAULT.withStatistics(FooterOptions.ColumnSelector.ALL));
+      for (RowGroupMeta rg : meta.rowGroups()) {
+        for (ColumnChunkMeta chunk : rg.columns()) {
+          ColumnStatistics s = chunk.statistics();
+          if (s != null) {
+            s.max();
+            s.min();
+            s.maxValue();
+            s.minValue();
+            s.nullCount();
+            s.distinctCount();
+          }
+        }
+      }
+      return null;
+    } catch (Throwable t) {
+      CaseResult r = classify(t, fileName);
+      return r.outcome() == Outcome.CORRUPTION || r.outcome() == Outcome.UNSUPPORTED ? null
+          : new CaseResult(r.outcome(), "decoding the footer's statistics: " + r.detail());
+    }
   }
 
   /**

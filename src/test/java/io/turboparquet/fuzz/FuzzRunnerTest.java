@@ -4,13 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.io.TrackingBufferSource;
+import io.turboparquet.scan.ScanContext;
+import io.turboparquet.scan.ScanMetrics;
+import io.turboparquet.scan.ScanOptions;
+import io.turboparquet.scan.ScanPools;
 import io.turboparquet.testing.CorpusFiles;
 import io.turboparquet.testing.OracleDigest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,6 +57,30 @@ class FuzzRunnerTest {
   private static ReadMode withStride(ReadMode m, int stride) {
     return new ReadMode(m.parallel(), m.coalesced(), m.buffered(), m.bufferSize(), m.batchSize(), m.verifyChecksums(),
         m.decodeAhead(), m.queueDepth(), stride);
+  }
+
+  /**
+   * The statistics pass (Drill's planning decodes every footer with them) passes every intact file,
+   * and lets a footer it refuses go on to the scan, which reports that file's own outcome.
+   */
+  @Test
+  void theStatisticsPassLetsIntactFilesAndRefusalsThrough() throws Exception {
+    List<Path> files = new ArrayList<>(SeedFiles.generate(dir.resolve("seeds")));
+    files.addAll(CorpusFiles.goodFiles());
+    ScanOptions options = ScanOptions.defaults();
+    try (ScanPools pools = ScanPools.forOptions(options)) {
+      ScanContext context = new ScanContext(FileSystem.getLocal(new Configuration()).getRaw(), options,
+          new TrackingBufferSource(), pools.scanPool(), pools.decodePool(), new ScanMetrics());
+      for (Path f : files) {
+        assertEquals(null, FuzzRunner.statisticsFailure(context, new org.apache.hadoop.fs.Path(f.toUri()),
+            f.getFileName().toString()), f.toString());
+      }
+      byte[] bytes = Files.readAllBytes(files.get(0));
+      Path cut = dir.resolve("cut-footer.parquet");
+      Files.write(cut, Arrays.copyOf(bytes, bytes.length - 3));
+      assertEquals(null, FuzzRunner.statisticsFailure(context, new org.apache.hadoop.fs.Path(cut.toUri()),
+          "cut-footer.parquet"), "a refused footer is the scan's to report");
+    }
   }
 
   @Test
