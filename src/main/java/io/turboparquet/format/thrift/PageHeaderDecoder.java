@@ -124,12 +124,12 @@ public final class PageHeaderDecoder {
       }
       // Only the header that matches the page type counts; the type may come later.
       if (f == (5 << 4 | STRUCT)) {
-        dataPageHeader();
+        dataOrDictionaryPageHeader("DataPageHeader");
         nested |= 1 << 5;
         f = r.readField(5);
       }
       if (f == (7 << 4 | STRUCT)) {
-        dictionaryPageHeader();
+        dataOrDictionaryPageHeader("DictionaryPageHeader");
         nested |= 1 << 7;
         f = r.readField(7);
       }
@@ -211,8 +211,12 @@ public final class PageHeaderDecoder {
     return e;
   }
 
-  /** Field 5, DataPageHeader, into the scratch fields; its statistics are skipped. */
-  private void dataPageHeader() throws ParquetCorruptionException {
+  /**
+   * Field 5, DataPageHeader, or 7, DictionaryPageHeader, into the scratch fields: both start with
+   * num_values and encoding; the data page's statistics and the dictionary's is_sorted (a bool,
+   * where the data page has an i32) are skipped.
+   */
+  private void dataOrDictionaryPageHeader(String name) throws ParquetCorruptionException {
     boolean hasNumValues = false;
     for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
       int at = r.position();
@@ -235,26 +239,7 @@ public final class PageHeaderDecoder {
       }
       f = r.position() == at ? r.skipField(f) : f;
     }
-    r.require(hasNumValues, "DataPageHeader.num_values");
-  }
-
-  /** Field 7, DictionaryPageHeader, into the scratch fields. */
-  private void dictionaryPageHeader() throws ParquetCorruptionException {
-    boolean hasNumValues = false;
-    for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
-      int at = r.position();
-      if (f == (1 << 4 | I32)) {
-        numValues = r.readI32();
-        hasNumValues = true;
-        f = r.readField(1);
-      }
-      if (f == (2 << 4 | I32)) {
-        encoding = r.readI32();
-        f = r.readField(2);
-      }
-      f = r.position() == at ? r.skipField(f) : f;
-    }
-    r.require(hasNumValues, "DictionaryPageHeader.num_values");
+    r.require(hasNumValues, name + ".num_values");
   }
 
   /** Field 8, DataPageHeaderV2, into the scratch fields; its statistics are skipped. */
