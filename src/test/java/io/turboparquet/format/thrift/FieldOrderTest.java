@@ -4,12 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.turboparquet.format.BloomFilterHeader;
 import io.turboparquet.format.BloomFilterLocation;
 import io.turboparquet.format.ColumnChunkMeta;
-import io.turboparquet.format.ColumnIndex;
 import io.turboparquet.format.FileMetadata;
-import io.turboparquet.format.OffsetIndex;
 import io.turboparquet.format.PageHeaderInfo;
 import io.turboparquet.format.PageIndexLocation;
 import io.turboparquet.format.ParquetCorruptionException;
@@ -102,51 +99,32 @@ class FieldOrderTest {
     } catch (ParquetCorruptionException refused) {
       return; // bad_data: the footer tests cover it
     }
+    String name = f.name();
     int structs = 0;
     for (RowGroupMeta rg : meta.rowGroups()) {
       for (ColumnChunkMeta chunk : rg.columns()) {
         long end = chunk.startOffset() + chunk.totalCompressedSize();
-        for (long at = chunk.startOffset(); at < end && at < f.offset(); ) {
-          PageHeaderInfo header = pageHeader(f.name(), b, (int) at);
-          for (boolean reverse : new boolean[] {true, false}) {
-            byte[] again = new Rewriter(b, (int) at, reverse, !reverse).struct();
-            assertEquals(values(header, "headerLength"), values(pageHeader(f.name(), again, 0), "headerLength"),
-                file + " page header at " + at);
-          }
+        for (long at = chunk.startOffset(); at < end && at < f.offset(); structs++) {
+          PageHeaderInfo header = sameInAnyOrder(file + " page header", b, (int) at, b.length - (int) at,
+              (bytes, from, length) -> new PageHeaderDecoder(name).read(
+                  new ByteArrayInputStream(bytes, from, length), from, "test"));
           at += header.headerLength() + (long) header.compressedSize();
-          structs++;
         }
         PageIndexLocation index = chunk.pageIndex();
         if (index != null && index.columnIndexLength() > 0) {
-          int at = (int) index.columnIndexOffset();
-          ColumnIndex expected = PageIndexDecoder.readColumnIndex(f.name(), b, at, index.columnIndexLength());
-          for (boolean reverse : new boolean[] {true, false}) {
-            byte[] again = new Rewriter(b, at, reverse, !reverse).struct();
-            assertEquals(values(expected), values(PageIndexDecoder.readColumnIndex(f.name(), again, 0, again.length)),
-                file + " column index at " + at);
-          }
+          sameInAnyOrder(file + " column index", b, (int) index.columnIndexOffset(), index.columnIndexLength(),
+              (bytes, from, length) -> PageIndexDecoder.readColumnIndex(name, bytes, from, length));
           structs++;
         }
         if (index != null && index.offsetIndexLength() > 0) {
-          int at = (int) index.offsetIndexOffset();
-          OffsetIndex expected = PageIndexDecoder.readOffsetIndex(f.name(), b, at, index.offsetIndexLength());
-          for (boolean reverse : new boolean[] {true, false}) {
-            byte[] again = new Rewriter(b, at, reverse, !reverse).struct();
-            assertEquals(values(expected), values(PageIndexDecoder.readOffsetIndex(f.name(), again, 0, again.length)),
-                file + " offset index at " + at);
-          }
+          sameInAnyOrder(file + " offset index", b, (int) index.offsetIndexOffset(), index.offsetIndexLength(),
+              (bytes, from, length) -> PageIndexDecoder.readOffsetIndex(name, bytes, from, length));
           structs++;
         }
         BloomFilterLocation bloom = chunk.bloomFilter();
         if (bloom != null) {
-          int at = (int) bloom.offset();
-          BloomFilterHeader expected = BloomFilterHeaderDecoder.read(f.name(), "bloom filter", b, at, b.length - at);
-          for (boolean reverse : new boolean[] {true, false}) {
-            byte[] again = new Rewriter(b, at, reverse, !reverse).struct();
-            assertEquals(values(expected, "headerLength"),
-                values(BloomFilterHeaderDecoder.read(f.name(), "bloom filter", again, 0, again.length), "headerLength"),
-                file + " bloom filter header at " + at);
-          }
+          sameInAnyOrder(file + " bloom filter header", b, (int) bloom.offset(), b.length - (int) bloom.offset(),
+              (bytes, from, length) -> BloomFilterHeaderDecoder.read(name, "bloom filter", bytes, from, length));
           structs++;
         }
       }
@@ -154,8 +132,26 @@ class FieldOrderTest {
     assertTrue(structs > 0 || meta.numRows() == 0, file + ": no page structs found");
   }
 
-  private static PageHeaderInfo pageHeader(String name, byte[] b, int at) throws IOException {
-    return new PageHeaderDecoder(name).read(new ByteArrayInputStream(b, at, b.length - at), at, "test");
+  /** Decodes the struct at {@code bytes[from, from + length)}. */
+  @FunctionalInterface
+  private interface StructDecoder<T extends Record> {
+    T decode(byte[] bytes, int from, int length) throws IOException;
+  }
+
+  /**
+   * The struct at {@code b[at, at + length)} decoded, after checking that it decodes to the same
+   * values (all but a header's own length) written again with its fields reversed, and with
+   * unknown fields before every field.
+   */
+  private static <T extends Record> T sameInAnyOrder(String what, byte[] b, int at, int length,
+      StructDecoder<T> decoder) throws IOException {
+    T expected = decoder.decode(b, at, length);
+    for (boolean reverse : new boolean[] {true, false}) {
+      byte[] again = new Rewriter(b, at, reverse, !reverse).struct();
+      assertEquals(values(expected, "headerLength"), values(decoder.decode(again, 0, again.length), "headerLength"),
+          what + " at " + at + (reverse ? ", reversed" : ", with unknown fields"));
+    }
+    return expected;
   }
 
   /** A record's components but those named, arrays and byte strings as lists, for comparing. */
