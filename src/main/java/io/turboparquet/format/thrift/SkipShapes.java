@@ -36,8 +36,10 @@ final class SkipShapes {
   /**
    * {@code code}: segments of compared bytes with a binary between each two, each segment its
    * length in bytes (the sign bit set on the last), then its 8-byte words as expected bits and
-   * mask: one array, so a replay loads little before it compares. {@code binaries}: the length of
-   * each binary in walk order, fixed in the words, or -1 where the length is read.
+   * mask (expected bits only where compared, so shapes of one layout have equal code): one array,
+   * so a replay loads little before it compares. {@code binaries}: the length of each binary in
+   * walk order where it is fixed in the words, or {@code -1 - length} where the length is read
+   * (the length it had in the chunk learned).
    */
   private record Shape(long[] code, int[] binaries) {}
 
@@ -59,6 +61,11 @@ final class SkipShapes {
   private int wordCount;
   // The shape whose fixed binary lengths the one being learned keeps where they match, or null.
   private int[] reference;
+  private boolean ownReference;
+  // The last replay that failed: the code index of the segment that did not fit, and where it began.
+  private int failedSegment;
+  private int failedAt;
+  private int resumed;
   private final int[] binaries = new int[MAX_SHAPE_BYTES];
   private int binaryCount;
 
@@ -73,12 +80,23 @@ final class SkipShapes {
   int replay(byte[] b, int p, int limit, int column) {
     long[] code = latest[column];
     if (code != null) { // most chunks fit the shape their column fitted last
-      int end = replay(code, b, p, limit);
+      int end = replay(code, 0, b, p, limit);
       if (end >= 0) {
         return end;
       }
     }
-    return search(b, p, limit, column);
+    return search(b, p, limit, column, code);
+  }
+
+  /** How many replays began where another shape had failed (tests). */
+  int resumed() {
+    return resumed;
+  }
+
+  /** How many binaries the shape that column {@code column} fitted last leaves free, or -1 (tests). */
+  int freeBinaries(int column) {
+    int k = (hints[column] & 0xff) - 1;
+    return k < 0 ? -1 : (int) Arrays.stream(shapes[k].binaries).filter(length -> length < 0).count();
   }
 
   /**
@@ -86,14 +104,20 @@ final class SkipShapes {
    * whose varint is one byte in some row groups and two in others), the one the column before
    * fitted last, then the rest, newest first.
    */
-  private int search(byte[] b, int p, int limit, int column) {
+  private int search(byte[] b, int p, int limit, int column, long[] missed) {
+    // Where the latest shape failed: a shape whose code is the same up to that segment would
+    // have replayed those segments alike, so it starts there (a size near the end of a chunk
+    // that is one varint byte in some row groups and two in others costs one segment, not two
+    // whole replays).
+    int sameUpTo = missed == null ? 0 : failedSegment;
+    int resumeAt = failedAt;
     int recent = hints[column];
     for (int i = 8; i < 32; i += 8) {
       int k = (recent >>> i & 0xff) - 1;
       if (k < 0) {
         break;
       }
-      int end = replay(shapes[k].code, b, p, limit);
+      int end = replay(shapes[k].code, b, p, limit, missed, sameUpTo, resumeAt);
       if (end >= 0) {
         return hit(column, k, end);
       }
@@ -104,12 +128,21 @@ final class SkipShapes {
       if (k < 0 || k >= count || i < count && k == before || recentOf(recent, k)) {
         continue;
       }
-      int end = replay(shapes[k].code, b, p, limit);
+      int end = replay(shapes[k].code, b, p, limit, missed, sameUpTo, resumeAt);
       if (end >= 0) {
         return hit(column, k, end);
       }
     }
     return -1;
+  }
+
+  /** A replay of {@code code} from the segment {@code missed} failed in, when their codes agree up to it. */
+  private int replay(long[] code, byte[] b, int p, int limit, long[] missed, int sameUpTo, int resumeAt) {
+    if (sameUpTo > 0 && code.length > sameUpTo && Arrays.equals(code, 0, sameUpTo, missed, 0, sameUpTo)) {
+      resumed++;
+      return replay(code, sameUpTo, b, resumeAt, limit);
+    }
+    return replay(code, 0, b, p, limit);
   }
 
   /** The shape the nearest skipped column before fitted last (neighbours share layouts), or -1. */
@@ -145,17 +178,28 @@ final class SkipShapes {
     return end;
   }
 
-  private int replay(long[] code, byte[] b, int p, int limit) {
-    for (int at = 0; ; ) {
+  /**
+   * Replays {@code code} from its segment at {@code at} on the bytes from {@code p}: the end, or
+   * -1 with {@link #failedSegment} and {@link #failedAt} naming the segment that did not fit.
+   */
+  private int replay(long[] code, int at, byte[] b, int p, int limit) {
+    for (; ; ) {
       long segment = code[at++];
       int n = (int) segment;
       int count = (n + 7) >>> 3;
       if (limit - p < count * 8) {
-        return -1; // too near the end for whole words: walked instead
+        return failed(at - 1, p); // too near the end for whole words: walked instead
       }
-      for (int i = 0; i < count; i++, at += 2) {
-        if ((((long) LONG_LE.get(b, p + 8 * i) ^ code[at]) & code[at + 1]) != 0) {
-          return -1;
+      if (count == 1) { // e.g. the one field header between two string bounds: cheaper than a loop's entry
+        if ((((long) LONG_LE.get(b, p) ^ code[at]) & code[at + 1]) != 0) {
+          return failed(at - 1, p);
+        }
+        at += 2;
+      } else {
+        for (int i = 0; i < count; i++, at += 2) {
+          if ((((long) LONG_LE.get(b, p + 8 * i) ^ code[at]) & code[at + 1]) != 0) {
+            return failed(at - 1 - 2 * i, p);
+          }
         }
       }
       p += n;
@@ -165,7 +209,7 @@ final class SkipShapes {
       int length = 0; // a binary: its varint32 length, then as many bytes
       for (int shift = 0; ; shift += 7) {
         if (p >= limit || shift > 28) {
-          return -1;
+          return failed(0, 0); // not resumed: a length the walk may refuse
         }
         int v = b[p++];
         length |= (v & 0x7f) << shift;
@@ -174,10 +218,16 @@ final class SkipShapes {
         }
       }
       if (length < 0 || length > limit - p || length > maxStringLength) {
-        return -1;
+        return failed(0, 0);
       }
       p += length;
     }
+  }
+
+  private int failed(int segment, int at) {
+    failedSegment = segment;
+    failedAt = at;
+    return -1;
   }
 
   /**
@@ -185,8 +235,9 @@ final class SkipShapes {
    * walk accepted. A fixed binary length is compared with the other bytes, cheaper than reading
    * it; the first shapes fix every length. A column that outgrows its shape (bounds of other
    * lengths, a size of another varint length), and every column once there are several shapes,
-   * gets one that fixes only the lengths equal to those of the shape it fitted last, or its
-   * neighbour's: names and numeric bounds keep their lengths, string bounds do not.
+   * gets one that fixes only the lengths equal to those of the shape it fitted last (one it left
+   * free stays free), or to those its neighbour's chunk had: names and numeric bounds keep their
+   * lengths, string bounds do not, and a name freed where names grow a digit is fixed again.
    */
   void learn(byte[] b, int start, int end, int column) {
     if (end - start > MAX_SHAPE_BYTES) {
@@ -195,6 +246,7 @@ final class SkipShapes {
     int own = column < hints.length ? (hints[column] & 0xff) - 1 : -1;
     int ref = own >= 0 ? own : count >= 8 ? neighbour(column) : -1;
     reference = ref >= 0 && ref < count ? shapes[ref].binaries : null;
+    ownReference = own >= 0;
     binaryCount = 0;
     used = 0;
     segmentStart = 0;
@@ -248,8 +300,9 @@ final class SkipShapes {
         }
         int length = readVarint(b, p);
         int i = binaryCount++;
-        if (reference != null && (i >= reference.length || reference[i] != length)) {
-          binaries[i] = -1;
+        if (reference != null && (i >= reference.length
+            || (ownReference ? reference[i] : observed(reference[i])) != length)) {
+          binaries[i] = -1 - length;
           closeSegment();
           segmentStart = used;
         } else {
@@ -286,6 +339,11 @@ final class SkipShapes {
     }
   }
 
+  /** The length a binary had in the chunk a shape was learned from, fixed or not. */
+  private static int observed(int binary) {
+    return binary >= 0 ? binary : -1 - binary;
+  }
+
   /** Appends {@code n} bytes at {@code p} that must be equal. */
   private int fixed(byte[] b, int p, int n, int end) {
     if (p < 0 || n <= 0 || n > end - p) {
@@ -317,7 +375,7 @@ final class SkipShapes {
         expected = expected << 8 | bytes[j] & 0xff;
         mask = mask << 8 | masks[j] & 0xff;
       }
-      words[wordCount++] = expected;
+      words[wordCount++] = expected & mask; // only compared bits: shapes alike in layout are equal in code
       words[wordCount++] = mask;
     }
     return head;

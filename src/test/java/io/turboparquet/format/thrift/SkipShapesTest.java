@@ -102,6 +102,68 @@ class SkipShapesTest {
     assertEquals(walkEnd(b, second, b.length), r.position());
   }
 
+  /**
+   * A chunk laid out as pyarrow writes a string column's: its name, two string bounds, then a
+   * size (near 64, its varint is one byte or two) and a flag.
+   */
+  private static CompactWriter stringChunk(CompactWriter w, long offset, String name, int max, int min, long size) {
+    return w.beginStruct().i64(1, offset).list(2, ThriftCursor.BINARY, 1).rawString(name)
+        .struct(3).string(5, "x".repeat(max)).string(6, "y".repeat(min)).stop()
+        .i64(4, size).bool(5, true).stop();
+  }
+
+  /** Skips the chunks of {@code b}'s list, chunk i as column {@code i % columns}; checks each end with the walk. */
+  private static SkipShapes skipAll(byte[] b, int columns) throws ParquetCorruptionException {
+    SkipShapes shapes = new SkipShapes(MAX, columns);
+    ThriftCursor r = new ThriftCursor("x", "test", b, 0, b.length, MAX);
+    r.readField(0);
+    int chunks = r.readList("chunks", STRUCT);
+    for (int i = 0; i < chunks; i++) {
+      int start = r.position();
+      r.skipChunks(shapes, i % columns, i % columns + 1);
+      assertEquals(walkEnd(b, start, b.length), r.position(), "chunk " + i);
+    }
+    return shapes;
+  }
+
+  /**
+   * Columns whose size is one varint byte in some row groups and two in others, near the end of
+   * the chunk: a miss of the latest shape goes on from the segment it failed in, in the shape of
+   * the other layout, and ends where the walk ends.
+   */
+  @Test
+  void aMissNearTheEndOfAChunkIsResumedWhereTheShapeFailed() throws ParquetCorruptionException {
+    int columns = 20;
+    int rowGroups = 30;
+    Random random = new Random(5);
+    CompactWriter w = new CompactWriter().beginStruct().list(1, STRUCT, rowGroups * columns);
+    for (int i = 0; i < rowGroups * columns; i++) {
+      stringChunk(w, 4 + 1000L * i, "c" + (10 + i % columns), 1 + random.nextInt(12), 1 + random.nextInt(12),
+          random.nextBoolean() ? 40 : 70); // zigzag 80 or 140
+    }
+    SkipShapes shapes = skipAll(w.stop().bytes(), columns);
+    assertTrue(shapes.resumed() > 50, "replays resumed: " + shapes.resumed());
+  }
+
+  /**
+   * A shape learned from a neighbour's compares each binary's length with the length the
+   * neighbour's chunk had, not with whether the neighbour left it free: a name freed where names
+   * grow by a digit ("c9", "c10") is fixed again in the next column's shape, so only string
+   * bounds, which differ from chunk to chunk, cost a segment.
+   */
+  @Test
+  void aNameFreedWhereNamesGrowIsFixedAgainInTheNextColumnsShape() throws ParquetCorruptionException {
+    CompactWriter w = new CompactWriter().beginStruct().list(1, STRUCT, 11);
+    for (int c = 0; c < 9; c++) { // the first eight shapes have no reference: they fix every length
+      stringChunk(w, 4, "c" + c, 2 + c, 3 + c, 40);
+    }
+    stringChunk(w, 4, "c10", 1, 1, 40); // no shape fits "c10": learned from c8's, the name and bounds left free
+    stringChunk(w, 4, "c11", 5, 6, 70); // a two-byte size: c10's shape does not fit; learned from it
+    SkipShapes shapes = skipAll(w.stop().bytes(), 11);
+    assertEquals(3, shapes.freeBinaries(9));
+    assertEquals(2, shapes.freeBinaries(10));
+  }
+
   @Test
   void everyChunkOfRealFootersEndsWhereTheWalkEnds() throws IOException {
     int files = 0;
