@@ -122,6 +122,27 @@ class BenchmarksSmokeTest {
   }
 
   @Test
+  void footerABTimesEachBuildInItsOwnLoader() throws Exception {
+    Path file = FooterBenchmark.ensureFile(100, "FLOAT", true);
+    String classes = Path.of(io.turboparquet.format.thrift.FooterDecoder.class.getProtectionDomain().getCodeSource()
+        .getLocation().toURI()).toString();
+    for (String mode : List.of("projected", "full")) {
+      PrintStream out = System.out;
+      ByteArrayOutputStream printed = new ByteArrayOutputStream();
+      System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+      try {
+        FooterAB.main(new String[] {file.toString(), mode, classes, classes});
+      } finally {
+        System.setOut(out);
+      }
+      String line = printed.toString(StandardCharsets.UTF_8).trim();
+      assertTrue(line.matches(file.getFileName() + " " + mode + "  A [0-9.]+ ms \\(1\\.00\\)  B [0-9.]+ ms \\([0-9.]+\\)"),
+          line);
+    }
+    assertThrows(IllegalArgumentException.class, () -> FooterAB.main(new String[] {file.toString(), "projected"}));
+  }
+
+  @Test
   void generatedLineitemReadsBackLikeParquetJava(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("lineitem.parquet");
     GenerateLineitem.main(new String[] {file.toString(), "--scale", "0.001", "--row-groups", "3"});
