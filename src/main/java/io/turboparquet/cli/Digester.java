@@ -31,7 +31,7 @@ public final class Digester {
     String firstFile = null;
     List<ColumnDigest> digests = new ArrayList<>();
     for (FileStatus file : files) {
-      FileMetadata metadata = ParquetFileScanner.readMetadata(context, file);
+      FileMetadata metadata = ParquetFileScanner.readMetadata(context, file, ParquetFileScanner.footerFor(columns, null));
       try (ParquetFileScanner scanner = ParquetFileScanner.open(context, file.getPath(), metadata, columns)) {
         List<ColumnDescriptor> projection = scanner.projection();
         if (first == null) {

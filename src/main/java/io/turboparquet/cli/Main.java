@@ -238,7 +238,8 @@ public final class Main {
         long t0 = System.nanoTime();
         long rows = 0;
         for (FileStatus status : dataset.files()) {
-          FileMetadata meta = ParquetFileScanner.readMetadata(context, status);
+          FileMetadata meta = ParquetFileScanner.readMetadata(context, status,
+              ParquetFileScanner.footerFor(columns, filter));
           if (floor) {
             rows += FloorScan.run(fs, status.getPath(), meta, meta.schema().project(columns), options, buffers,
                 metrics);

@@ -10,7 +10,9 @@ import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.StoreReads;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
@@ -54,9 +56,23 @@ public final class ParquetFileScanner implements AutoCloseable {
    * chunks of those columns are decoded from the footer ({@link #metadata()} holds no others).
    */
   public static ParquetFileScanner open(ScanContext context, Path path, List<String> columns) throws IOException {
-    FooterOptions options = columns == null || columns.isEmpty() ? FooterOptions.DEFAULT
-        : FooterOptions.projecting(columns);
-    return new ParquetFileScanner(context, path, readMetadata(context, path, options), columns, null);
+    return new ParquetFileScanner(context, path, readMetadata(context, path, footerFor(columns, null)), columns, null);
+  }
+
+  /**
+   * The footer a scan of {@code columns} (null or empty: all) with {@code filter} (null: none)
+   * needs: the chunks of those columns and of the filter's, no statistics (row groups are pruned
+   * by the engine, pages by the page index).
+   */
+  public static FooterOptions footerFor(List<String> columns, Predicate filter) {
+    if (columns == null || columns.isEmpty()) {
+      return FooterOptions.DEFAULT;
+    }
+    Set<String> names = new LinkedHashSet<>(columns);
+    if (filter != null) {
+      names.addAll(filter.columns());
+    }
+    return FooterOptions.projecting(List.copyOf(names));
   }
 
   /** Scans a file whose footer the caller already has. */
@@ -85,7 +101,13 @@ public final class ParquetFileScanner implements AutoCloseable {
 
   /** The footer of the file {@code status} describes (as a listing gave it: no further request for its length). */
   public static FileMetadata readMetadata(ScanContext context, FileStatus status) throws IOException {
-    return readMetadata(context, status, status.getPath().toString(), FooterOptions.DEFAULT);
+    return readMetadata(context, status, FooterOptions.DEFAULT);
+  }
+
+  /** {@link #readMetadata(ScanContext, FileStatus)}, decoded as {@code options} asks. */
+  public static FileMetadata readMetadata(ScanContext context, FileStatus status, FooterOptions options)
+      throws IOException {
+    return readMetadata(context, status, status.getPath().toString(), options);
   }
 
   private static FileMetadata readMetadata(ScanContext context, FileStatus status, String name, FooterOptions options)

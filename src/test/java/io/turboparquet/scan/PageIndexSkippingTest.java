@@ -2,6 +2,8 @@ package io.turboparquet.scan;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
@@ -11,6 +13,7 @@ import io.turboparquet.filter.Predicate.Op;
 import io.turboparquet.filter.Predicate;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.FooterOptions;
 import io.turboparquet.io.TrackingBufferSource;
 import io.turboparquet.testing.CorpusFiles;
 import io.turboparquet.testing.FooterRewrite;
@@ -73,14 +76,20 @@ class PageIndexSkippingTest {
   record Rows(Map<Long, List<byte[]>> rows, List<ColumnDescriptor> columns, ScanMetrics metrics, long fileRows) {}
 
   static Rows scan(Path file, Predicate filter, ScanOptions options) throws IOException {
+    return scan(file, null, filter, options, FooterOptions.DEFAULT);
+  }
+
+  /** A scan of {@code projection} (null: all columns) over the footer decoded as {@code footer} asks. */
+  static Rows scan(Path file, List<String> projection, Predicate filter, ScanOptions options, FooterOptions footer)
+      throws IOException {
     TrackingBufferSource buffers = new TrackingBufferSource();
     ScanMetrics metrics = new ScanMetrics();
     ScanContext context = harness.context(options, buffers, metrics);
     org.apache.hadoop.fs.Path path = ScanHarness.hadoopPath(file);
-    FileMetadata meta = ParquetFileScanner.readMetadata(context, path);
+    FileMetadata meta = ParquetFileScanner.readMetadata(context, path, footer);
     Map<Long, List<byte[]>> rows = new LinkedHashMap<>();
     List<ColumnDescriptor> columns;
-    try (ParquetFileScanner s = ParquetFileScanner.open(context, path, meta, null, filter)) {
+    try (ParquetFileScanner s = ParquetFileScanner.open(context, path, meta, projection, filter)) {
       columns = s.projection();
       Batch b;
       while ((b = s.next()) != null) {
@@ -200,6 +209,44 @@ class PageIndexSkippingTest {
       }
     }
     assertTrue(skipping > 20, "only " + skipping + " of 140 random filters skipped a page");
+  }
+
+  /**
+   * The footer the CLI decodes for a filtered scan of some columns ({@link ParquetFileScanner#footerFor}:
+   * the chunks of the projection and of the filter's columns only) gives the rows, values and
+   * skipping of the whole footer.
+   */
+  @Test
+  void aFooterOfTheProjectionAndTheFiltersColumnsScansAsTheWholeFooter() throws IOException {
+    List<String> projection = List.of("s", "price");
+    for (String text : List.of("key >= 60000 AND key < 60300", "mode = 'b' AND small < -4000", "day < DATE '1994-09-01'")) {
+      Predicate filter = Predicate.parse(text);
+      FooterOptions footer = ParquetFileScanner.footerFor(projection, filter);
+      for (ScanOptions options : MODES) {
+        Rows whole = scan(v1, projection, filter, options, FooterOptions.DEFAULT);
+        Rows projected = scan(v1, projection, filter, options, footer);
+        assertEquals(whole.rows.size(), projected.rows.size(), text + ": rows returned");
+        assertTrue(whole.rows.keySet().equals(projected.rows.keySet()), text + ": other rows returned");
+        for (Map.Entry<Long, List<byte[]>> e : whole.rows.entrySet()) {
+          for (int c = 0; c < projection.size(); c++) {
+            assertArrayEquals(e.getValue().get(c), projected.rows.get(e.getKey()).get(c), text + " row " + e.getKey());
+          }
+        }
+        assertEquals(whole.metrics.pagesSkipped(), projected.metrics.pagesSkipped(), text);
+        assertEquals(whole.metrics.bytesRead(), projected.metrics.bytesRead(), text);
+        assertTrue(projected.metrics.pagesSkipped() > 0, text + ": nothing skipped");
+      }
+    }
+    // Only those chunks were decoded: "d" is neither projected nor filtered.
+    FileMetadata meta = ParquetFileScanner.readMetadata(harness.context(ScanOptions.defaults(),
+        new TrackingBufferSource(), new ScanMetrics()), ScanHarness.hadoopPath(v1),
+        ParquetFileScanner.footerFor(projection, Predicate.parse("key > 3")));
+    int d = meta.schema().project(List.of("d")).get(0).index();
+    int key = meta.schema().project(List.of("key")).get(0).index();
+    assertThrows(IllegalStateException.class, () -> meta.rowGroups().get(0).column(d));
+    assertNotNull(meta.rowGroups().get(0).column(key));
+    assertEquals(FooterOptions.DEFAULT, ParquetFileScanner.footerFor(null, Predicate.parse("key > 3")));
+    assertEquals(FooterOptions.DEFAULT, ParquetFileScanner.footerFor(List.of(), null));
   }
 
   @Test
