@@ -59,15 +59,17 @@ final class SkipShapes {
   private int used;
   private long[] words = new long[64];
   private int wordCount;
-  // The shape whose fixed binary lengths the one being learned keeps where they match, or null.
+  // The binaries of the shape the one being learned takes its fixed lengths from, or null; and
+  // whether it is the column's own (a length it left free stays free) or a neighbour's.
   private int[] reference;
   private boolean ownReference;
+  private final int[] binaries = new int[MAX_SHAPE_BYTES];
+  private int binaryCount;
+
   // The last replay that failed: the code index of the segment that did not fit, and where it began.
   private int failedSegment;
   private int failedAt;
   private int resumed;
-  private final int[] binaries = new int[MAX_SHAPE_BYTES];
-  private int binaryCount;
 
   /** Shapes for the chunks of {@code columns} columns. */
   SkipShapes(int maxStringLength, int columns) {
