@@ -1,5 +1,7 @@
 package io.turboparquet.bench;
 
+import io.turboparquet.format.FooterOptions;
+import io.turboparquet.format.thrift.FooterDecoder;
 import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
@@ -17,9 +19,9 @@ import java.util.Arrays;
  * {@link FooterWritersBenchmark}'s projected one (10 of N columns, with statistics); a mode of
  * {@code full} decodes every chunk with statistics instead.
  *
- * <p>usage: {@code FooterAB FILE projected|full DIR_A DIR_B...} (the classpath needs nothing of
- * ours: each DIR is a complete {@code target/classes}). One file per JVM: a JIT profile taken on
- * one writer's footers would tilt the next.
+ * <p>usage: {@code FooterAB FILE projected|full DIR_A DIR_B...}, each DIR a complete
+ * {@code target/classes}; the class path (FooterAB's own build) only counts the file's leaves.
+ * One file per JVM: a JIT profile taken on one writer's footers would tilt the next.
  */
 public final class FooterAB {
   private static final int WARMUP = 1500;
@@ -34,6 +36,10 @@ public final class FooterAB {
     boolean projected = args[1].equals("projected");
     byte[] footer = FooterBenchmarkBase.readFooter(file);
     long length = Files.size(file);
+    String name = file.toString();
+    // Which leaves are projected is the same for both builds: counted once, by this class path's decoder.
+    int[] leaves = FooterBenchmarkBase.projectedLeaves(
+        FooterDecoder.decode(name, length, footer, 0, footer.length, FooterOptions.DEFAULT).schema().columns().size());
     int builds = args.length - 2;
     Method[] decode = new Method[builds];
     Object[] options = new Object[builds];
@@ -43,7 +49,7 @@ public final class FooterAB {
       Class<?> optionsClass = loader.loadClass("io.turboparquet.format.FooterOptions");
       Class<?> selector = loader.loadClass("io.turboparquet.format.FooterOptions$ColumnSelector");
       Object chosen = projected
-          ? selector.getMethod("leaves", int[].class).invoke(null, (Object) leaves(file, loader))
+          ? selector.getMethod("leaves", int[].class).invoke(null, (Object) leaves)
           : selector.getField("ALL").get(null);
       Object o = optionsClass.getField("DEFAULT").get(null);
       if (projected) {
@@ -53,7 +59,6 @@ public final class FooterAB {
       decode[v] = loader.loadClass("io.turboparquet.format.thrift.FooterDecoder")
           .getMethod("decode", String.class, long.class, byte[].class, int.class, int.class, optionsClass);
     }
-    String name = file.toString();
     for (int i = 0; i < WARMUP; i++) {
       for (int v = 0; v < builds; v++) {
         decode[v].invoke(null, name, length, footer, 0, footer.length, options[v]);
@@ -79,18 +84,5 @@ public final class FooterAB {
       out.append(String.format("  %s %.3f ms (%.2f)", (char) ('A' + v), median, median / first));
     }
     System.out.println(out);
-  }
-
-  /** {@link FooterBenchmarkBase#projectedLeaves} of the file's leaf count, read by the build itself. */
-  private static int[] leaves(Path file, ClassLoader loader) throws Exception {
-    byte[] footer = FooterBenchmarkBase.readFooter(file);
-    Class<?> optionsClass = loader.loadClass("io.turboparquet.format.FooterOptions");
-    Object metadata = loader.loadClass("io.turboparquet.format.thrift.FooterDecoder")
-        .getMethod("decode", String.class, long.class, byte[].class, int.class, int.class, optionsClass)
-        .invoke(null, file.toString(), Files.size(file), footer, 0, footer.length,
-            optionsClass.getField("DEFAULT").get(null));
-    Object schema = metadata.getClass().getMethod("schema").invoke(metadata);
-    int count = ((java.util.List<?>) schema.getClass().getMethod("columns").invoke(schema)).size();
-    return FooterBenchmarkBase.projectedLeaves(count);
   }
 }
