@@ -53,12 +53,7 @@ final class PageSelection {
       return null;
     }
     RowGroupMeta rg = meta.rowGroups().get(rowGroup);
-    Set<Integer> filterLeaves = new LinkedHashSet<>();
-    for (int leaf : filter.columns().keySet()) {
-      if (rg.isDecoded(leaf)) {
-        filterLeaves.add(leaf);
-      }
-    }
+    Set<Integer> filterLeaves = new LinkedHashSet<>(filter.columns().keySet());
     Set<Integer> offsetLeaves = new LinkedHashSet<>(filterLeaves);
     for (ColumnDescriptor c : projection) {
       offsetLeaves.add(c.index());

@@ -189,7 +189,7 @@ public final class RowGroupPruning implements AutoCloseable {
   private int leaf(Filter.Leaf leaf) throws IOException, Deferred {
     int index = leaf.column().index();
     List<byte[]> values = EqualityValues.plainEncoded(leaf);
-    if (values == null || !rowGroup.isDecoded(index)) {
+    if (values == null) {
       return 0;
     }
     ColumnChunkMeta chunk = rowGroup.column(index);

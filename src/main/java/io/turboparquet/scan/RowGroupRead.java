@@ -3,6 +3,7 @@ package io.turboparquet.scan;
 import io.turboparquet.filter.Filter;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.RowGroupMeta;
 import java.util.List;
 import java.util.Objects;
 import org.apache.hadoop.fs.Path;
@@ -25,6 +26,29 @@ public record RowGroupRead(Path path, FileMetadata metadata, int rowGroup, List<
     if (rowGroup >= metadata.rowGroups().size()) {
       throw new IllegalArgumentException("[" + metadata.file() + "] has " + metadata.rowGroups().size()
           + " row groups, not " + (rowGroup + 1));
+    }
+    if (rowGroup >= 0) {
+      RowGroupMeta rg = metadata.rowGroups().get(rowGroup);
+      for (ColumnDescriptor c : projection) {
+        requireDecoded(metadata, rg, c, "projected");
+      }
+      if (filter != null) {
+        for (ColumnDescriptor c : filter.columns().values()) {
+          requireDecoded(metadata, rg, c, "filtered on");
+        }
+      }
+    }
+  }
+
+  /**
+   * A footer decoded without a chunk the read needs fails here, not mid-scan; a filter's column
+   * would otherwise be passed over and skip nothing, with nothing to say why.
+   */
+  private static void requireDecoded(FileMetadata metadata, RowGroupMeta rg, ColumnDescriptor c, String role) {
+    if (!rg.isDecoded(c.index())) {
+      throw new IllegalArgumentException("[" + metadata.file() + "] row group " + rg.index() + ": column "
+          + c.dottedPath() + " is " + role + " but its chunk is not in the decoded footer"
+          + " (decode the footer with ParquetFileScanner.footerFor(columns, filter))");
     }
   }
 
