@@ -16,7 +16,9 @@ import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The decoder's one fast path: skipping the column chunks a projection leaves out, which is most
@@ -27,15 +29,35 @@ import java.util.Arrays;
  * binary's length is read from the bytes and checked as the walk checks it. A chunk that fits a
  * shape walks exactly as the chunk it was learned from, so it is skipped with a few masked 8-byte
  * compares; anything else is walked by the cursor, which also names what is wrong.
+ *
+ * <p>A size whose varint is one byte in some row groups and two in others (pyarrow's unencoded
+ * string bytes near 64, DuckDB's sizes near 128) gives a column two layouts. Rather than fail one
+ * and search, a shape keeps a fork at that byte: where its continuation bit is not the one the
+ * shape expects, the replay goes on in the other layout's shape, whose code is the same up to that
+ * segment, and that shape's own compares decide whether the chunk fits.
  */
 final class SkipShapes {
   private static final int MAX_SHAPES = 64;
   private static final int MAX_SHAPE_BYTES = 2048;
+  // A segment's head word: its length in bytes (bits 0-11), up to two forks (bits 12-30 and
+  // 33-51), whether it is the shape's last (the sign bit). A fork: the offset in the segment of a
+  // varint byte (bits 0-10), the slot of the shape it leads to (11-16), the continuation bit this
+  // shape expects of that byte (17), present (18).
+  private static final int SEGMENT_BYTES = 0xfff;
+  private static final int[] FORK_SHIFTS = {12, 33};
+  private static final long FORKS = 0x7ffffL << 12 | 0x7ffffL << 33;
+  private static final int FORK_BITS = 0x7ffff;
+  private static final int FORK_BYTE = 0x7ff;
+  private static final int FORK_SLOT = 11;
+  private static final int FORK_EXPECTED = 17;
+  private static final int FORK_PRESENT = 1 << 18;
+  /** Forks one replay may take: each is taken only where the shape it leaves would fail, so this only bounds a cycle. */
+  private static final int MAX_SWITCHES = 8;
   private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /**
    * {@code code}: segments of compared bytes with a binary between each two, each segment its
-   * length in bytes (the sign bit set on the last), then its 8-byte words as expected bits and
+   * head word (length in bytes, forks, the sign bit set on the last), then its 8-byte words as expected bits and
    * mask (expected bits only where compared, so shapes of one layout have equal code): one array,
    * so a replay loads little before it compares. {@code binaries}: the length of each binary in
    * walk order where it is fixed in the words, or {@code -1 - length} where the length is read
@@ -66,10 +88,19 @@ final class SkipShapes {
   private final int[] binaries = new int[MAX_SHAPE_BYTES];
   private int binaryCount;
 
-  // The last replay that failed: the code index of the segment that did not fit, and where it began.
+  // The last replay that failed: its code (after any fork it took; null where no resume is
+  // allowed), the code index of the segment that did not fit, and where that segment began.
+  private long[] failedCode;
   private int failedSegment;
   private int failedAt;
+  // The code that missed before the current search or learning, and the segment it failed in: a
+  // fork of it may lead to the shape that fits.
+  private long[] missedCode;
+  private int missedSegment;
+  // The code a fork led the last replay to, which becomes the column's latest.
+  private long[] switched;
   private int resumed;
+  private int forksTaken;
 
   /** Shapes for the chunks of {@code columns} columns. */
   SkipShapes(int maxStringLength, int columns) {
@@ -84,10 +115,69 @@ final class SkipShapes {
     if (code != null) { // most chunks fit the shape their column fitted last
       int end = replay(code, 0, b, p, limit);
       if (end >= 0) {
+        if (switched != null) { // a fork: the column's chunks may keep the layout it led to
+          latest[column] = switched;
+          switched = null;
+        }
         return end;
       }
+      switched = null;
+      code = failedCode; // which a fork may have changed
     }
     return search(b, p, limit, column, code);
+  }
+
+  /** How many forks replays took (tests). */
+  int forksTaken() {
+    return forksTaken;
+  }
+
+  /** Shapes learned in a slot another shape held (tests). */
+  int replaced() {
+    return replaced;
+  }
+
+  /**
+   * Whether every fork of a held shape, or of a column's latest, leads to a shape whose code is
+   * the same up to the fork's segment (tests).
+   */
+  boolean forksAgree() {
+    List<long[]> codes = new ArrayList<>(Arrays.asList(latest));
+    for (int i = 0; i < count; i++) {
+      codes.add(shapes[i].code);
+    }
+    for (long[] code : codes) {
+      for (int at = 0; code != null && at >= 0; at = next(code, at)) {
+        for (int shift : FORK_SHIFTS) {
+          int f = (int) (code[at] >>> shift) & FORK_BITS;
+          if (f != 0 && !sameUpTo(code, shapes[f >>> FORK_SLOT & MAX_SHAPES - 1].code, at)) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  /** The code index of the segment after the one whose head word is at {@code at}, or -1 after the last. */
+  private static int next(long[] code, int at) {
+    long segment = code[at];
+    return segment < 0 ? -1 : at + 1 + 2 * (((int) segment & SEGMENT_BYTES) + 7 >>> 3);
+  }
+
+  /** Whether {@code a} and {@code b} compare alike before code index {@code at} (their forks aside). */
+  private static boolean sameUpTo(long[] a, long[] b, int at) {
+    if (b.length <= at) {
+      return false;
+    }
+    for (int h = 0; h < at; ) {
+      int n = next(a, h);
+      if (n < 0 || n > at || (a[h] & ~FORKS) != (b[h] & ~FORKS) || !Arrays.equals(a, h + 1, n, b, h + 1, n)) {
+        return false;
+      }
+      h = n;
+    }
+    return true;
   }
 
   /** How many replays began where another shape had failed (tests). */
@@ -113,6 +203,8 @@ final class SkipShapes {
     // whole replays).
     int sameUpTo = missed == null ? 0 : failedSegment;
     int resumeAt = failedAt;
+    missedCode = missed;
+    missedSegment = sameUpTo;
     int recent = hints[column];
     for (int i = 8; i < 32; i += 8) {
       int k = (recent >>> i & 0xff) - 1;
@@ -121,7 +213,7 @@ final class SkipShapes {
       }
       int end = replay(shapes[k].code, b, p, limit, missed, sameUpTo, resumeAt);
       if (end >= 0) {
-        return hit(column, k, end);
+        return hit(column, fitted(k), end);
       }
     }
     int before = neighbour(column);
@@ -132,14 +224,28 @@ final class SkipShapes {
       }
       int end = replay(shapes[k].code, b, p, limit, missed, sameUpTo, resumeAt);
       if (end >= 0) {
-        return hit(column, k, end);
+        return hit(column, fitted(k), end);
       }
     }
+    switched = null; // the failed replays' forks
     return -1;
+  }
+
+  /** Shape {@code k}, or the one its forks led the replay that fitted to. */
+  private int fitted(int k) {
+    long[] code = switched;
+    switched = null;
+    for (int i = 0; code != null && i < count; i++) {
+      if (shapes[i].code == code) {
+        return i;
+      }
+    }
+    return k;
   }
 
   /** A replay of {@code code} from the segment {@code missed} failed in, when their codes agree up to it. */
   private int replay(long[] code, byte[] b, int p, int limit, long[] missed, int sameUpTo, int resumeAt) {
+    switched = null;
     if (sameUpTo > 0 && code.length > sameUpTo && Arrays.equals(code, 0, sameUpTo, missed, 0, sameUpTo)) {
       resumed++;
       return replay(code, sameUpTo, b, resumeAt, limit);
@@ -165,8 +271,12 @@ final class SkipShapes {
     return false;
   }
 
-  /** Makes shape {@code k} the column's most recent; returns {@code end}. */
+  /** Makes shape {@code k} the column's most recent, and the one a fork of the shape that missed leads to; returns {@code end}. */
   private int hit(int column, int k, int end) {
+    if (missedCode != null) {
+      addFork(missedCode, missedSegment, k);
+      missedCode = null;
+    }
     int recent = hints[column];
     int kept = 0;
     for (int shift = 0; recent != 0 && shift < 24; recent >>>= 8) {
@@ -181,26 +291,101 @@ final class SkipShapes {
   }
 
   /**
+   * Where the code of shape {@code k} equals {@code missed} up to the segment at {@code at}, and in
+   * that segment first differs from it at a varint byte's continuation bit (a size one varint byte
+   * longer or shorter), a fork at that segment of {@code missed} sends a chunk whose byte there
+   * does not fit {@code missed} to shape {@code k}, without a failed replay and a search.
+   */
+  private void addFork(long[] missed, int at, int k) {
+    long[] code = shapes[k].code;
+    if (code == missed || !sameUpTo(missed, code, at) || !held(missed)) {
+      return;
+    }
+    int n = Math.min((int) code[at] & SEGMENT_BYTES, (int) missed[at] & SEGMENT_BYTES);
+    for (int i = 0; 8 * i < n; i++) {
+      int w = at + 1 + 2 * i;
+      long differ = (code[w] ^ missed[w]) | (code[w + 1] ^ missed[w + 1]);
+      if (differ == 0) {
+        continue;
+      }
+      int bit = Long.numberOfTrailingZeros(differ) & ~7;
+      int e = 8 * i + bit / 8;
+      if (e >= n || (code[w + 1] >>> bit & 0xff) != 0x80 || (missed[w + 1] >>> bit & 0xff) != 0x80) {
+        return; // not a varint's length
+      }
+      int fork = FORK_PRESENT | (int) (missed[w] >>> bit + 7 & 1) << FORK_EXPECTED | k << FORK_SLOT | e;
+      for (int shift : FORK_SHIFTS) {
+        int f = (int) (missed[at] >>> shift) & FORK_BITS;
+        if (f != 0 && (f & FORK_BYTE) == e) {
+          return; // the byte has a fork already
+        }
+        if (f == 0) {
+          missed[at] |= (long) fork << shift;
+          return;
+        }
+      }
+      return;
+    }
+  }
+
+  /** Whether {@code code} is a held shape's: forks are cleared only in those (a replaced one may live on in {@link #latest}). */
+  private boolean held(long[] code) {
+    for (int i = 0; i < count; i++) {
+      if (shapes[i].code == code) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Before slot {@code k} takes another shape: no fork may lead to it, and its shape keeps none. */
+  private void clearForks(int k) {
+    for (int i = 0; i < count; i++) {
+      long[] code = shapes[i].code;
+      for (int at = 0; at >= 0; at = next(code, at)) {
+        for (int shift : FORK_SHIFTS) {
+          int f = (int) (code[at] >>> shift) & FORK_BITS;
+          if (f != 0 && (i == k || (f >>> FORK_SLOT & MAX_SHAPES - 1) == k)) {
+            code[at] &= ~((long) FORK_BITS << shift);
+          }
+        }
+      }
+    }
+  }
+
+  /**
    * Replays {@code code} from its segment at {@code at} on the bytes from {@code p}: the end, or
    * -1 with {@link #failedSegment} and {@link #failedAt} naming the segment that did not fit.
    */
   private int replay(long[] code, int at, byte[] b, int p, int limit) {
+    int switches = 0;
     for (; ; ) {
       long segment = code[at++];
-      int n = (int) segment;
+      int n = (int) segment & SEGMENT_BYTES;
       int count = (n + 7) >>> 3;
       if (limit - p < count * 8) {
-        return failed(at - 1, p); // too near the end for whole words: walked instead
+        return failed(code, at - 1, p); // too near the end for whole words: walked instead
+      }
+      if ((segment & FORKS) != 0 && switches < MAX_SWITCHES) {
+        long[] other = fork(segment, b, p);
+        if (other != null) { // its code equals this one's up to this segment, replayed alike on these bytes
+          code = other;
+          switched = other;
+          forksTaken++;
+          at--;
+          switches++;
+          continue;
+        }
       }
       if (count == 1) { // e.g. the one field header between two string bounds: cheaper than a loop's entry
         if ((((long) LONG_LE.get(b, p) ^ code[at]) & code[at + 1]) != 0) {
-          return failed(at - 1, p);
+          return failed(code, at - 1, p);
         }
         at += 2;
       } else {
         for (int i = 0; i < count; i++, at += 2) {
           if ((((long) LONG_LE.get(b, p + 8 * i) ^ code[at]) & code[at + 1]) != 0) {
-            return failed(at - 1 - 2 * i, p);
+            return failed(code, at - 1 - 2 * i, p);
           }
         }
       }
@@ -211,7 +396,7 @@ final class SkipShapes {
       int length = 0; // a binary: its varint32 length, then as many bytes
       for (int shift = 0; ; shift += 7) {
         if (p >= limit || shift > 28) {
-          return failed(0, 0); // not resumed: a length the walk may refuse
+          return failed(null, 0, 0); // not resumed: a length the walk may refuse
         }
         int v = b[p++];
         length |= (v & 0x7f) << shift;
@@ -220,16 +405,33 @@ final class SkipShapes {
         }
       }
       if (length < 0 || length > limit - p || length > maxStringLength) {
-        return failed(0, 0);
+        return failed(null, 0, 0);
       }
       p += length;
     }
   }
 
-  private int failed(int segment, int at) {
+  private int failed(long[] code, int segment, int at) {
+    failedCode = code;
     failedSegment = segment;
     failedAt = at;
     return -1;
+  }
+
+  /**
+   * The code a fork of {@code segment} sends the chunk at {@code b[p]} to, or null: a fork names a
+   * varint byte of the segment whose continuation bit differs from this shape's, and the shape
+   * whose code is the same up to this segment and has that varint one byte longer or shorter.
+   * The byte is within the segment, whose words the caller has checked are within the limit.
+   */
+  private long[] fork(long segment, byte[] b, int p) {
+    long[] other = fork((int) (segment >>> FORK_SHIFTS[0]) & FORK_BITS, b, p);
+    return other != null ? other : fork((int) (segment >>> FORK_SHIFTS[1]) & FORK_BITS, b, p);
+  }
+
+  private long[] fork(int f, byte[] b, int p) {
+    return f != 0 && (b[p + (f & FORK_BYTE)] >>> 7 & 1) != (f >>> FORK_EXPECTED & 1)
+        ? shapes[f >>> FORK_SLOT & MAX_SHAPES - 1].code : null;
   }
 
   /**
@@ -243,6 +445,7 @@ final class SkipShapes {
    */
   void learn(byte[] b, int start, int end, int column) {
     if (end - start > MAX_SHAPE_BYTES) {
+      missedCode = null;
       return;
     }
     int own = column < hints.length ? (hints[column] & 0xff) - 1 : -1;
@@ -254,12 +457,18 @@ final class SkipShapes {
     segmentStart = 0;
     wordCount = 0;
     if (struct(b, start, end) != end) {
+      missedCode = null;
       return; // a map: left to the walk
     }
     int lastSegment = closeSegment(); // apart: closing may grow words, which words[closeSegment()] would read first
     words[lastSegment] |= Long.MIN_VALUE;
     Shape shape = new Shape(Arrays.copyOf(words, wordCount), Arrays.copyOf(binaries, binaryCount));
-    int slot = count < MAX_SHAPES ? count++ : replaced++ % MAX_SHAPES;
+    int slot = count < MAX_SHAPES ? count : replaced++ % MAX_SHAPES;
+    if (slot < count) {
+      clearForks(slot);
+    } else {
+      count++;
+    }
     shapes[slot] = shape;
     hit(column, slot, end);
   }

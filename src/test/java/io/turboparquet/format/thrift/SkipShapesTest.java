@@ -107,9 +107,14 @@ class SkipShapesTest {
    * size (near 64, its varint is one byte or two) and a flag.
    */
   private static CompactWriter stringChunk(CompactWriter w, long offset, String name, int max, int min, long size) {
+    return stringChunk(w, offset, name, max, min, size, true, 5);
+  }
+
+  private static CompactWriter stringChunk(CompactWriter w, long offset, String name, int max, int min, long size,
+      boolean flag, int flagId) {
     return w.beginStruct().i64(1, offset).list(2, ThriftCursor.BINARY, 1).rawString(name)
         .struct(3).string(5, "x".repeat(max)).string(6, "y".repeat(min)).stop()
-        .i64(4, size).bool(5, true).stop();
+        .i64(4, size).bool(flagId, flag).stop();
   }
 
   /** Skips the chunks of {@code b}'s list, chunk i as column {@code i % columns}; checks each end with the walk. */
@@ -127,9 +132,9 @@ class SkipShapesTest {
   }
 
   /**
-   * Columns whose size is one varint byte in some row groups and two in others, near the end of
-   * the chunk: a miss of the latest shape goes on from the segment it failed in, in the shape of
-   * the other layout, and ends where the walk ends.
+   * Columns whose last flag is true in some row groups and false in others, near the end of the
+   * chunk: a miss of the latest shape goes on from the segment it failed in, in the shape of the
+   * other layout, and ends where the walk ends.
    */
   @Test
   void aMissNearTheEndOfAChunkIsResumedWhereTheShapeFailed() throws ParquetCorruptionException {
@@ -139,10 +144,122 @@ class SkipShapesTest {
     CompactWriter w = new CompactWriter().beginStruct().list(1, STRUCT, rowGroups * columns);
     for (int i = 0; i < rowGroups * columns; i++) {
       stringChunk(w, 4 + 1000L * i, "c" + (10 + i % columns), 1 + random.nextInt(12), 1 + random.nextInt(12),
-          random.nextBoolean() ? 40 : 70); // zigzag 80 or 140
+          40, random.nextBoolean(), 5);
     }
     SkipShapes shapes = skipAll(w.stop().bytes(), columns);
     assertTrue(shapes.resumed() > 50, "replays resumed: " + shapes.resumed());
+  }
+
+  /**
+   * Columns whose size is one varint byte in some row groups and two in others (pyarrow's
+   * unencoded string bytes near 64): once each layout has been seen, a chunk of the other layout
+   * takes the fork at that byte instead of failing its column's latest shape, and ends where the
+   * walk ends; a shape is learned per layout, not per chunk.
+   */
+  @Test
+  void aSizeOneVarintByteLongerTakesAFork() throws ParquetCorruptionException {
+    int columns = 20;
+    int rowGroups = 30;
+    Random random = new Random(5);
+    CompactWriter w = new CompactWriter().beginStruct().list(1, STRUCT, rowGroups * columns);
+    int switches = 0;
+    boolean[] longSize = new boolean[columns];
+    for (int i = 0; i < rowGroups * columns; i++) {
+      boolean two = random.nextBoolean();
+      switches += i >= columns && two != longSize[i % columns] ? 1 : 0;
+      longSize[i % columns] = two;
+      stringChunk(w, 4 + 1000L * i, "c" + (10 + i % columns), 1 + random.nextInt(12), 1 + random.nextInt(12),
+          two ? 70 : 40, true, 5); // zigzag 140 or 80
+    }
+    SkipShapes shapes = skipAll(w.stop().bytes(), columns);
+    assertTrue(shapes.forksTaken() > switches / 2, "forks taken: " + shapes.forksTaken() + " of " + switches);
+    assertTrue(shapes.resumed() < switches / 10, "replays resumed: " + shapes.resumed());
+  }
+
+  /**
+   * Forks are cleared where they would lead to a slot another shape takes over: columns whose
+   * sizes fork, then more layouts than shapes are kept (a flag of another id each), then the first
+   * columns again; every fork still leads to a shape that agrees with its own up to the fork.
+   */
+  @Test
+  void aSlotTakenOverKeepsNoForkToIt() throws ParquetCorruptionException {
+    int columns = 20;
+    int others = 100;
+    int[] order = new int[columns * 10 + others + columns * 5];
+    int n = 0;
+    for (int i = 0; i < columns * 10; i++) {
+      order[n++] = i % columns;
+    }
+    for (int i = 0; i < others; i++) {
+      order[n++] = columns + i;
+    }
+    for (int i = 0; i < columns * 5; i++) {
+      order[n++] = i % columns;
+    }
+    Random random = new Random(3);
+    CompactWriter w = new CompactWriter().beginStruct().list(1, STRUCT, order.length);
+    for (int c : order) {
+      stringChunk(w, 4, c < columns ? "c" + (10 + c) : "other" + c, 1 + random.nextInt(12), 1 + random.nextInt(12),
+          random.nextBoolean() ? 70 : 40, true, c < columns ? 5 : 5 + c);
+    }
+    byte[] b = w.stop().bytes();
+    SkipShapes shapes = new SkipShapes(MAX, columns + others);
+    ThriftCursor r = new ThriftCursor("x", "test", b, 0, b.length, MAX);
+    r.readField(0);
+    r.readList("chunks", STRUCT);
+    for (int c : order) {
+      int start = r.position();
+      r.skipChunks(shapes, c, c + 1);
+      assertEquals(walkEnd(b, start, b.length), r.position());
+    }
+    assertTrue(shapes.forksTaken() > columns * 5, "forks taken: " + shapes.forksTaken());
+    assertTrue(shapes.replaced() > 30, "shapes replaced: " + shapes.replaced());
+    assertTrue(shapes.forksAgree());
+  }
+
+  /**
+   * Forks among many layouts (names of many lengths, sizes of one to three varint bytes, bounds
+   * that change length) and more shapes than are kept, so slots are taken over: every chunk,
+   * intact or damaged, ends where the walk ends, or is walked.
+   */
+  @Test
+  void forksAmongManyLayoutsAndReplacedShapesEndWhereTheWalkEnds() throws ParquetCorruptionException {
+    int columns = 150;
+    int rowGroups = 12;
+    Random random = new Random(8);
+    CompactWriter w = new CompactWriter().beginStruct().list(1, STRUCT, rowGroups * columns);
+    for (int i = 0; i < rowGroups * columns; i++) {
+      int c = i % columns;
+      long size = new long[] {40, 70, 9000}[random.nextInt(3)];
+      stringChunk(w, 4 + 1000L * i, "c".repeat(1 + c % 40) + c, 1 + random.nextInt(12), random.nextInt(200),
+          size, c % 3 != 0, 5 + c % 8); // a flag of another id: another layout
+    }
+    byte[] b = w.stop().bytes();
+    SkipShapes shapes = skipAll(b, columns);
+    assertTrue(shapes.forksTaken() > 100, "forks taken: " + shapes.forksTaken());
+    List<int[]> chunks = new ArrayList<>();
+    ThriftCursor r = new ThriftCursor("x", "test", b, 0, b.length, MAX);
+    r.readField(0);
+    for (int i = r.readList("chunks", STRUCT) - 1, c = 0; i >= 0; i--, c++) {
+      chunks.add(new int[] {r.position(), c % columns});
+      r.skip(STRUCT);
+    }
+    int fitted = 0;
+    for (int round = 0; round < 20000; round++) {
+      int[] chunk = chunks.get(random.nextInt(chunks.size()));
+      byte[] damaged = b.clone();
+      int end = walkEnd(b, chunk[0], b.length);
+      for (int k = random.nextInt(3); k > 0; k--) {
+        damaged[chunk[0] + random.nextInt(end - chunk[0])] = (byte) random.nextInt(256);
+      }
+      int length = random.nextInt(4) == 0 ? chunk[0] + random.nextInt(end - chunk[0] + 1) : b.length;
+      int replayed = shapes.replay(damaged, chunk[0], length, chunk[1]);
+      if (replayed >= 0) {
+        assertEquals(walkEnd(damaged, chunk[0], length), replayed, "round " + round);
+        fitted++;
+      }
+    }
+    assertTrue(fitted > 5000, "chunks that fit: " + fitted);
   }
 
   /**
