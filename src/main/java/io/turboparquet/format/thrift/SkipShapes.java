@@ -51,7 +51,7 @@ final class SkipShapes {
   private static final int FORK_SLOT = 11;
   private static final int FORK_EXPECTED = 17;
   private static final int FORK_PRESENT = 1 << 18;
-  /** Forks one replay may take: each is taken only where the shape it leaves would fail, so this only bounds a cycle. */
+  /** Forks one chunk may take: each is taken only where the shape it leaves would fail, so this only bounds a cycle. */
   private static final int MAX_SWITCHES = 8;
   private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -99,6 +99,8 @@ final class SkipShapes {
   private int missedSegment;
   // The code a fork led the last replay to, which becomes the column's latest.
   private long[] switched;
+  private int switches; // forks taken in this chunk's replays
+
   private int resumed;
   private int forksTaken;
 
@@ -112,6 +114,7 @@ final class SkipShapes {
   /** The end of column {@code column}'s chunk at {@code b[p]} by a shape that fits it, or -1. */
   int replay(byte[] b, int p, int limit, int column) {
     long[] code = latest[column];
+    switches = 0;
     if (code != null) { // most chunks fit the shape their column fitted last
       int end = replay(code, 0, b, p, limit);
       if (end >= 0) {
@@ -358,7 +361,6 @@ final class SkipShapes {
    * -1 with {@link #failedSegment} and {@link #failedAt} naming the segment that did not fit.
    */
   private int replay(long[] code, int at, byte[] b, int p, int limit) {
-    int switches = 0;
     for (; ; ) {
       long segment = code[at++];
       int n = (int) segment & SEGMENT_BYTES;
@@ -366,26 +368,15 @@ final class SkipShapes {
       if (limit - p < count * 8) {
         return failed(code, at - 1, p); // too near the end for whole words: walked instead
       }
-      if ((segment & FORKS) != 0 && switches < MAX_SWITCHES) {
-        long[] other = fork(segment, b, p);
-        if (other != null) { // its code equals this one's up to this segment, replayed alike on these bytes
-          code = other;
-          switched = other;
-          forksTaken++;
-          at--;
-          switches++;
-          continue;
-        }
-      }
       if (count == 1) { // e.g. the one field header between two string bounds: cheaper than a loop's entry
         if ((((long) LONG_LE.get(b, p) ^ code[at]) & code[at + 1]) != 0) {
-          return failed(code, at - 1, p);
+          return missed(code, at - 1, b, p, limit);
         }
         at += 2;
       } else {
         for (int i = 0; i < count; i++, at += 2) {
           if ((((long) LONG_LE.get(b, p + 8 * i) ^ code[at]) & code[at + 1]) != 0) {
-            return failed(code, at - 1 - 2 * i, p);
+            return missed(code, at - 1 - 2 * i, b, p, limit);
           }
         }
       }
@@ -409,6 +400,23 @@ final class SkipShapes {
       }
       p += length;
     }
+  }
+
+  /**
+   * The segment at {@code head} of {@code code} does not fit the bytes at {@code p}: where a fork
+   * names a byte of it that does not fit, the replay goes on in the shape the fork leads to, whose
+   * code equals this one up to this segment (so the segments before replay alike); else it failed.
+   */
+  private int missed(long[] code, int head, byte[] b, int p, int limit) {
+    long segment = code[head];
+    long[] other = (segment & FORKS) == 0 || switches >= MAX_SWITCHES ? null : fork(segment, b, p);
+    if (other == null) {
+      return failed(code, head, p);
+    }
+    switches++;
+    switched = other;
+    forksTaken++;
+    return replay(other, head, b, p, limit);
   }
 
   private int failed(long[] code, int segment, int at) {
