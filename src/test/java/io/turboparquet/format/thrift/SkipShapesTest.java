@@ -219,8 +219,8 @@ class SkipShapesTest {
 
   /**
    * Forks among many layouts (names of many lengths, sizes of one to three varint bytes, bounds
-   * that change length) and more shapes than are kept, so slots are taken over: every chunk,
-   * intact or damaged, ends where the walk ends, or is walked.
+   * that change length, flags of eight ids): every chunk, intact or damaged, ends where the walk
+   * ends, or is walked.
    */
   @Test
   void forksAmongManyLayoutsAndReplacedShapesEndWhereTheWalkEnds() throws ParquetCorruptionException {
@@ -244,22 +244,33 @@ class SkipShapesTest {
       chunks.add(new int[] {r.position(), c % columns});
       r.skip(STRUCT);
     }
+    int fitted = damagedReplays(b, chunks, shapes, random, 20000, 0, "forks");
+    assertTrue(fitted > 5000, "chunks that fit: " + fitted);
+  }
+
+  /**
+   * Replays {@code rounds} chunks of {@code footer}, each with {@code minEdits} to {@code minEdits + 2}
+   * random bytes set and one in four cut short; each that fits must end where the walk ends.
+   * Returns how many fitted.
+   */
+  private static int damagedReplays(byte[] footer, List<int[]> chunks, SkipShapes shapes, Random random, int rounds,
+      int minEdits, String name) {
     int fitted = 0;
-    for (int round = 0; round < 20000; round++) {
+    for (int round = 0; round < rounds; round++) {
       int[] chunk = chunks.get(random.nextInt(chunks.size()));
-      byte[] damaged = b.clone();
-      int end = walkEnd(b, chunk[0], b.length);
-      for (int k = random.nextInt(3); k > 0; k--) {
-        damaged[chunk[0] + random.nextInt(end - chunk[0])] = (byte) random.nextInt(256);
+      byte[] b = footer.clone();
+      int end = walkEnd(footer, chunk[0], footer.length);
+      for (int k = minEdits + random.nextInt(3); k > 0; k--) {
+        b[chunk[0] + random.nextInt(end - chunk[0])] = (byte) random.nextInt(256);
       }
       int length = random.nextInt(4) == 0 ? chunk[0] + random.nextInt(end - chunk[0] + 1) : b.length;
-      int replayed = shapes.replay(damaged, chunk[0], length, chunk[1]);
+      int replayed = shapes.replay(b, chunk[0], length, chunk[1]);
       if (replayed >= 0) {
-        assertEquals(walkEnd(damaged, chunk[0], length), replayed, "round " + round);
+        assertEquals(walkEnd(b, chunk[0], length), replayed, name + " round " + round);
         fitted++;
       }
     }
-    assertTrue(fitted > 5000, "chunks that fit: " + fitted);
+    return fitted;
   }
 
   /**
@@ -312,21 +323,7 @@ class SkipShapesTest {
         "datapage_v2.snappy.parquet", "alltypes_plain.parquet")) {
       byte[] footer = ThriftCursorTest.footer(name);
       List<int[]> chunks = chunks(footer);
-      SkipShapes shapes = learned(footer, chunks);
-      for (int round = 0; round < 3000; round++) {
-        int[] chunk = chunks.get(random.nextInt(chunks.size()));
-        byte[] b = footer.clone();
-        int end = walkEnd(footer, chunk[0], footer.length);
-        for (int k = 1 + random.nextInt(3); k > 0; k--) {
-          b[chunk[0] + random.nextInt(end - chunk[0])] = (byte) random.nextInt(256);
-        }
-        int length = random.nextInt(4) == 0 ? chunk[0] + random.nextInt(end - chunk[0] + 1) : b.length;
-        int replayed = shapes.replay(b, chunk[0], length, chunk[1]);
-        if (replayed >= 0) {
-          assertEquals(walkEnd(b, chunk[0], length), replayed, name + " round " + round);
-          fitted++;
-        }
-      }
+      fitted += damagedReplays(footer, chunks, learned(footer, chunks), random, 3000, 1, name);
     }
     assertTrue(fitted > 1000, "damaged chunks that still fit (value bytes changed): " + fitted);
   }
