@@ -39,27 +39,23 @@ import java.util.List;
 final class SkipShapes {
   private static final int MAX_SHAPES = 64;
   private static final int MAX_SHAPE_BYTES = 2048;
-  // A segment's head word: its length in bytes (bits 0-11), up to two forks (bits 12-30 and
-  // 33-51), whether it is the shape's last (the sign bit). A fork: the offset in the segment of a
-  // varint byte (bits 0-10), the slot of the shape it leads to (11-16), the continuation bit this
-  // shape expects of that byte (17), present (18).
-  private static final int SEGMENT_BYTES = 0xfff;
-  private static final int[] FORK_SHIFTS = {12, 33};
-  private static final long FORKS = 0x7ffffL << 12 | 0x7ffffL << 33;
-  private static final int FORK_BITS = 0x7ffff;
-  private static final int FORK_BYTE = 0x7ff;
-  private static final int FORK_SLOT = 11;
-  private static final int FORK_EXPECTED = 17;
-  private static final int FORK_PRESENT = 1 << 18;
+  // After a shape's last segment, MAX_FORKS words of forks, filled from the first: the code index
+  // of the segment's head word (bits 0-15), the offset in the segment of a varint byte (16-31),
+  // the continuation bit this shape expects of that byte (32), 1 + the slot of the shape the fork
+  // leads to (40-47).
+  private static final int MAX_FORKS = 8;
+  private static final int FORK_BYTE = 16;
+  private static final int FORK_EXPECTED = 32;
+  private static final int FORK_SLOT = 40;
   /** Forks one chunk may take: each is taken only where the shape it leaves would fail, so this only bounds a cycle. */
   private static final int MAX_SWITCHES = 8;
   private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /**
    * {@code code}: segments of compared bytes with a binary between each two, each segment its
-   * head word (length in bytes, forks, the sign bit set on the last), then its 8-byte words as expected bits and
-   * mask (expected bits only where compared, so shapes of one layout have equal code): one array,
-   * so a replay loads little before it compares. {@code binaries}: the length of each binary in
+   * length in bytes (the sign bit set on the last), then its 8-byte words as expected bits and
+   * mask (expected bits only where compared, so shapes of one layout have equal code), then the
+   * forks: one array, so a replay loads little before it compares. {@code binaries}: the length of each binary in
    * walk order where it is fixed in the words, or {@code -1 - length} where the length is read
    * (the length it had in the chunk learned).
    */
@@ -69,9 +65,9 @@ final class SkipShapes {
   private final Shape[] shapes = new Shape[MAX_SHAPES];
   private int count;
   private int replaced;
-  /** Per column, the shapes its chunks fitted most recently, newest in the low byte, each as 1 + its index. */
-  private final int[] hints;
-  /** Per column, the code of the shape in the low byte of its hints. */
+  /** Per column, 1 + the index of the shape its chunks fitted last, or 0. */
+  private final int[] own;
+  /** Per column, the code its chunks fitted last (a fork's shape, when the replay took one). */
   private final long[][] latest;
 
   // Scratch of the shape being learned: the current segment's bytes and masks, the segments so far.
@@ -88,11 +84,10 @@ final class SkipShapes {
   private final int[] binaries = new int[MAX_SHAPE_BYTES];
   private int binaryCount;
 
-  // The last replay that failed: its code (after any fork it took; null where no resume is
-  // allowed), the code index of the segment that did not fit, and where that segment began.
+  // The last replay that failed: its code (after any fork it took), the code index of the segment
+  // that did not fit.
   private long[] failedCode;
   private int failedSegment;
-  private int failedAt;
   // The code that missed before the current search or learning, and the segment it failed in: a
   // fork of it may lead to the shape that fits.
   private long[] missedCode;
@@ -101,13 +96,12 @@ final class SkipShapes {
   private long[] switched;
   private int switches; // forks taken in this chunk's replays
 
-  private int resumed;
   private int forksTaken;
 
   /** Shapes for the chunks of {@code columns} columns. */
   SkipShapes(int maxStringLength, int columns) {
     this.maxStringLength = maxStringLength;
-    this.hints = new int[columns];
+    this.own = new int[columns];
     this.latest = new long[columns][];
   }
 
@@ -135,6 +129,11 @@ final class SkipShapes {
     return forksTaken;
   }
 
+  /** Shapes learned, each from a walked chunk (tests). */
+  int learned() {
+    return count + replaced;
+  }
+
   /** Shapes learned in a slot another shape held (tests). */
   int replaced() {
     return replaced;
@@ -150,12 +149,12 @@ final class SkipShapes {
       codes.add(shapes[i].code);
     }
     for (long[] code : codes) {
-      for (int at = 0; code != null && at >= 0; at = next(code, at)) {
-        for (int shift : FORK_SHIFTS) {
-          int f = (int) (code[at] >>> shift) & FORK_BITS;
-          if (f != 0 && !sameUpTo(code, shapes[f >>> FORK_SLOT & MAX_SHAPES - 1].code, at)) {
-            return false;
-          }
+      if (code == null) {
+        continue;
+      }
+      for (int f = code.length - MAX_FORKS; f < code.length && code[f] != 0; f++) {
+        if (!sameUpTo(code, shapes[(int) (code[f] >>> FORK_SLOT) - 1].code, (int) code[f] & 0xffff)) {
+          return false;
         }
       }
     }
@@ -165,17 +164,17 @@ final class SkipShapes {
   /** The code index of the segment after the one whose head word is at {@code at}, or -1 after the last. */
   private static int next(long[] code, int at) {
     long segment = code[at];
-    return segment < 0 ? -1 : at + 1 + 2 * (((int) segment & SEGMENT_BYTES) + 7 >>> 3);
+    return segment < 0 ? -1 : at + 1 + 2 * ((int) segment + 7 >>> 3);
   }
 
-  /** Whether {@code a} and {@code b} compare alike before code index {@code at} (their forks aside). */
+  /** Whether {@code a} and {@code b} compare alike before code index {@code at}. */
   private static boolean sameUpTo(long[] a, long[] b, int at) {
     if (b.length <= at) {
       return false;
     }
     for (int h = 0; h < at; ) {
       int n = next(a, h);
-      if (n < 0 || n > at || (a[h] & ~FORKS) != (b[h] & ~FORKS) || !Arrays.equals(a, h + 1, n, b, h + 1, n)) {
+      if (n < 0 || n > at || !Arrays.equals(a, h, n, b, h, n)) {
         return false;
       }
       h = n;
@@ -183,49 +182,28 @@ final class SkipShapes {
     return true;
   }
 
-  /** How many replays began where another shape had failed (tests). */
-  int resumed() {
-    return resumed;
-  }
-
   /** How many binaries the shape that column {@code column} fitted last leaves free, or -1 (tests). */
   int freeBinaries(int column) {
-    int k = (hints[column] & 0xff) - 1;
+    int k = own[column] - 1;
     return k < 0 ? -1 : (int) Arrays.stream(shapes[k].binaries).filter(length -> length < 0).count();
   }
 
   /**
-   * The column's other recent shapes (some columns cycle through a few layouts, e.g. a size
-   * whose varint is one byte in some row groups and two in others), the one the column before
-   * fitted last, then the rest, newest first.
+   * The shape the column before fitted last (neighbours share layouts), then the rest, newest
+   * first. A column that flips between two layouts by a varint's length does not come here more
+   * than once a layout: its missed shape gets a fork to the one that fits.
    */
   private int search(byte[] b, int p, int limit, int column, long[] missed) {
-    // Where the latest shape failed: a shape whose code is the same up to that segment would
-    // have replayed those segments alike, so it starts there (a size near the end of a chunk
-    // that is one varint byte in some row groups and two in others costs one segment, not two
-    // whole replays).
-    int sameUpTo = missed == null ? 0 : failedSegment;
-    int resumeAt = failedAt;
     missedCode = missed;
-    missedSegment = sameUpTo;
-    int recent = hints[column];
-    for (int i = 8; i < 32; i += 8) {
-      int k = (recent >>> i & 0xff) - 1;
-      if (k < 0) {
-        break;
-      }
-      int end = replay(shapes[k].code, b, p, limit, missed, sameUpTo, resumeAt);
-      if (end >= 0) {
-        return hit(column, fitted(k), end);
-      }
-    }
+    missedSegment = failedSegment;
     int before = neighbour(column);
     for (int i = count; i >= 0; i--) {
       int k = i == count ? before : i;
-      if (k < 0 || k >= count || i < count && k == before || recentOf(recent, k)) {
+      if (k < 0 || k >= count || i < count && k == before || shapes[k].code == missed) {
         continue;
       }
-      int end = replay(shapes[k].code, b, p, limit, missed, sameUpTo, resumeAt);
+      switched = null;
+      int end = replay(shapes[k].code, 0, b, p, limit);
       if (end >= 0) {
         return hit(column, fitted(k), end);
       }
@@ -246,49 +224,22 @@ final class SkipShapes {
     return k;
   }
 
-  /** A replay of {@code code} from the segment {@code missed} failed in, when their codes agree up to it. */
-  private int replay(long[] code, byte[] b, int p, int limit, long[] missed, int sameUpTo, int resumeAt) {
-    switched = null;
-    if (sameUpTo > 0 && code.length > sameUpTo && Arrays.equals(code, 0, sameUpTo, missed, 0, sameUpTo)) {
-      resumed++;
-      return replay(code, sameUpTo, b, resumeAt, limit);
-    }
-    return replay(code, 0, b, p, limit);
-  }
-
-  /** The shape the nearest skipped column before fitted last (neighbours share layouts), or -1. */
+  /** The shape the nearest skipped column before fitted last, or -1. */
   private int neighbour(int column) {
     int c = column - 1;
-    while (c >= 0 && c > column - 16 && hints[c] == 0) { // bounded: chunks without a shape must not make it quadratic
+    while (c >= 0 && c > column - 16 && own[c] == 0) { // bounded: chunks without a shape must not make it quadratic
       c--;
     }
-    return c >= 0 ? (hints[c] & 0xff) - 1 : -1;
+    return c >= 0 ? own[c] - 1 : -1;
   }
 
-  private static boolean recentOf(int recent, int k) {
-    for (; recent != 0; recent >>>= 8) {
-      if ((recent & 0xff) == k + 1) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Makes shape {@code k} the column's most recent, and the one a fork of the shape that missed leads to; returns {@code end}. */
+  /** Makes shape {@code k} the column's latest, and the one a fork of the shape that missed leads to; returns {@code end}. */
   private int hit(int column, int k, int end) {
     if (missedCode != null) {
       addFork(missedCode, missedSegment, k);
       missedCode = null;
     }
-    int recent = hints[column];
-    int kept = 0;
-    for (int shift = 0; recent != 0 && shift < 24; recent >>>= 8) {
-      if ((recent & 0xff) != k + 1) {
-        kept |= (recent & 0xff) << shift;
-        shift += 8;
-      }
-    }
-    hints[column] = k + 1 | kept << 8;
+    own[column] = k + 1;
     latest[column] = shapes[k].code;
     return end;
   }
@@ -304,7 +255,7 @@ final class SkipShapes {
     if (code == missed || !sameUpTo(missed, code, at) || !held(missed)) {
       return;
     }
-    int n = Math.min((int) code[at] & SEGMENT_BYTES, (int) missed[at] & SEGMENT_BYTES);
+    int n = Math.min((int) code[at], (int) missed[at]);
     for (int i = 0; 8 * i < n; i++) {
       int w = at + 1 + 2 * i;
       long differ = (code[w] ^ missed[w]) | (code[w + 1] ^ missed[w + 1]);
@@ -316,15 +267,14 @@ final class SkipShapes {
       if (e >= n || (code[w + 1] >>> bit & 0xff) != 0x80 || (missed[w + 1] >>> bit & 0xff) != 0x80) {
         return; // not a varint's length
       }
-      int fork = FORK_PRESENT | (int) (missed[w] >>> bit + 7 & 1) << FORK_EXPECTED | k << FORK_SLOT | e;
-      for (int shift : FORK_SHIFTS) {
-        int f = (int) (missed[at] >>> shift) & FORK_BITS;
-        if (f != 0 && (f & FORK_BYTE) == e) {
-          return; // the byte has a fork already
-        }
-        if (f == 0) {
-          missed[at] |= (long) fork << shift;
+      long fork = at | (long) e << FORK_BYTE | (missed[w] >>> bit + 7 & 1) << FORK_EXPECTED | (long) (k + 1) << FORK_SLOT;
+      for (int f = missed.length - MAX_FORKS; f < missed.length; f++) {
+        if (missed[f] == 0) {
+          missed[f] = fork;
           return;
+        }
+        if ((int) missed[f] == (int) fork) {
+          return; // the byte has a fork already
         }
       }
       return;
@@ -345,12 +295,12 @@ final class SkipShapes {
   private void clearForks(int k) {
     for (int i = 0; i < count; i++) {
       long[] code = shapes[i].code;
-      for (int at = 0; at >= 0; at = next(code, at)) {
-        for (int shift : FORK_SHIFTS) {
-          int f = (int) (code[at] >>> shift) & FORK_BITS;
-          if (f != 0 && (i == k || (f >>> FORK_SLOT & MAX_SHAPES - 1) == k)) {
-            code[at] &= ~((long) FORK_BITS << shift);
-          }
+      int kept = code.length - MAX_FORKS;
+      for (int f = kept; f < code.length; f++) {
+        long fork = code[f];
+        code[f] = 0;
+        if (fork != 0 && i != k && (int) (fork >>> FORK_SLOT) != k + 1) {
+          code[kept++] = fork;
         }
       }
     }
@@ -358,15 +308,15 @@ final class SkipShapes {
 
   /**
    * Replays {@code code} from its segment at {@code at} on the bytes from {@code p}: the end, or
-   * -1 with {@link #failedSegment} and {@link #failedAt} naming the segment that did not fit.
+   * -1 with {@link #failedCode} and {@link #failedSegment} naming the segment that did not fit.
    */
   private int replay(long[] code, int at, byte[] b, int p, int limit) {
     for (; ; ) {
       long segment = code[at++];
-      int n = (int) segment & SEGMENT_BYTES;
+      int n = (int) segment;
       int count = (n + 7) >>> 3;
       if (limit - p < count * 8) {
-        return failed(code, at - 1, p); // too near the end for whole words: walked instead
+        return failed(code, at - 1); // too near the end for whole words: walked instead
       }
       if (count == 1) { // e.g. the one field header between two string bounds: cheaper than a loop's entry
         if ((((long) LONG_LE.get(b, p) ^ code[at]) & code[at + 1]) != 0) {
@@ -387,7 +337,7 @@ final class SkipShapes {
       int length = 0; // a binary: its varint32 length, then as many bytes
       for (int shift = 0; ; shift += 7) {
         if (p >= limit || shift > 28) {
-          return failed(null, 0, 0); // not resumed: a length the walk may refuse
+          return failed(null, 0); // a length the walk may refuse
         }
         int v = b[p++];
         length |= (v & 0x7f) << shift;
@@ -396,7 +346,7 @@ final class SkipShapes {
         }
       }
       if (length < 0 || length > limit - p || length > maxStringLength) {
-        return failed(null, 0, 0);
+        return failed(null, 0);
       }
       p += length;
     }
@@ -408,38 +358,25 @@ final class SkipShapes {
    * code equals this one up to this segment (so the segments before replay alike); else it failed.
    */
   private int missed(long[] code, int head, byte[] b, int p, int limit) {
-    long segment = code[head];
-    long[] other = (segment & FORKS) == 0 || switches >= MAX_SWITCHES ? null : fork(segment, b, p);
-    if (other == null) {
-      return failed(code, head, p);
+    for (int f = code.length - MAX_FORKS; f < code.length && code[f] != 0 && switches < MAX_SWITCHES; f++) {
+      long fork = code[f];
+      // The byte is within the segment, whose words the replay has checked are within the limit.
+      if ((int) (fork & 0xffff) == head
+          && (b[p + (int) (fork >>> FORK_BYTE & 0xffff)] >>> 7 & 1) != (int) (fork >>> FORK_EXPECTED & 1)) {
+        long[] other = shapes[(int) (fork >>> FORK_SLOT) - 1].code;
+        switches++;
+        switched = other;
+        forksTaken++;
+        return replay(other, head, b, p, limit);
+      }
     }
-    switches++;
-    switched = other;
-    forksTaken++;
-    return replay(other, head, b, p, limit);
+    return failed(code, head);
   }
 
-  private int failed(long[] code, int segment, int at) {
+  private int failed(long[] code, int segment) {
     failedCode = code;
     failedSegment = segment;
-    failedAt = at;
     return -1;
-  }
-
-  /**
-   * The code a fork of {@code segment} sends the chunk at {@code b[p]} to, or null: a fork names a
-   * varint byte of the segment whose continuation bit differs from this shape's, and the shape
-   * whose code is the same up to this segment and has that varint one byte longer or shorter.
-   * The byte is within the segment, whose words the caller has checked are within the limit.
-   */
-  private long[] fork(long segment, byte[] b, int p) {
-    long[] other = fork((int) (segment >>> FORK_SHIFTS[0]) & FORK_BITS, b, p);
-    return other != null ? other : fork((int) (segment >>> FORK_SHIFTS[1]) & FORK_BITS, b, p);
-  }
-
-  private long[] fork(int f, byte[] b, int p) {
-    return f != 0 && (b[p + (f & FORK_BYTE)] >>> 7 & 1) != (f >>> FORK_EXPECTED & 1)
-        ? shapes[f >>> FORK_SLOT & MAX_SHAPES - 1].code : null;
   }
 
   /**
@@ -456,7 +393,7 @@ final class SkipShapes {
       missedCode = null;
       return;
     }
-    int own = column < hints.length ? (hints[column] & 0xff) - 1 : -1;
+    int own = column < this.own.length ? this.own[column] - 1 : -1;
     int ref = own >= 0 ? own : count >= 8 ? neighbour(column) : -1;
     reference = ref >= 0 && ref < count ? shapes[ref].binaries : null;
     ownReference = own >= 0;
@@ -470,7 +407,9 @@ final class SkipShapes {
     }
     int lastSegment = closeSegment(); // apart: closing may grow words, which words[closeSegment()] would read first
     words[lastSegment] |= Long.MIN_VALUE;
-    Shape shape = new Shape(Arrays.copyOf(words, wordCount), Arrays.copyOf(binaries, binaryCount));
+    long[] code = Arrays.copyOf(words, wordCount + MAX_FORKS);
+    Arrays.fill(code, wordCount, code.length, 0); // no forks yet (the scratch beyond wordCount is stale)
+    Shape shape = new Shape(code, Arrays.copyOf(binaries, binaryCount));
     int slot = count < MAX_SHAPES ? count : replaced++ % MAX_SHAPES;
     if (slot < count) {
       clearForks(slot);
