@@ -47,7 +47,7 @@ final class SkipShapes {
   private static final int FORK_BYTE = 16;
   private static final int FORK_EXPECTED = 32;
   private static final int FORK_SLOT = 40;
-  /** Forks one chunk may take: each is taken only where the shape it leaves would fail, so this only bounds a cycle. */
+  /** Forks one replay may take: each is taken only where the shape it leaves would fail, so this only bounds a cycle. */
   private static final int MAX_SWITCHES = 8;
   private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -55,9 +55,9 @@ final class SkipShapes {
    * {@code code}: segments of compared bytes with a binary between each two, each segment its
    * length in bytes (the sign bit set on the last), then its 8-byte words as expected bits and
    * mask (expected bits only where compared, so shapes of one layout have equal code), then the
-   * forks: one array, so a replay loads little before it compares. {@code binaries}: the length of each binary in
-   * walk order where it is fixed in the words, or {@code -1 - length} where the length is read
-   * (the length it had in the chunk learned).
+   * forks: one array, so a replay loads little before it compares. {@code binaries}: the length
+   * of each binary in walk order where it is fixed in the words, or {@code -1 - length} where the
+   * length is read (the length it had in the chunk learned).
    */
   private record Shape(long[] code, int[] binaries) {}
 
@@ -94,7 +94,6 @@ final class SkipShapes {
   private int missedSegment;
   // The code a fork led the last replay to, which becomes the column's latest.
   private long[] switched;
-  private int switches; // forks taken in this chunk's replays
 
   private int forksTaken;
 
@@ -108,9 +107,8 @@ final class SkipShapes {
   /** The end of column {@code column}'s chunk at {@code b[p]} by a shape that fits it, or -1. */
   int replay(byte[] b, int p, int limit, int column) {
     long[] code = latest[column];
-    switches = 0;
     if (code != null) { // most chunks fit the shape their column fitted last
-      int end = replay(code, 0, b, p, limit);
+      int end = replay(code, 0, b, p, limit, 0);
       if (end >= 0) {
         if (switched != null) { // a fork: the column's chunks may keep the layout it led to
           latest[column] = switched;
@@ -203,7 +201,7 @@ final class SkipShapes {
         continue;
       }
       switched = null;
-      int end = replay(shapes[k].code, 0, b, p, limit);
+      int end = replay(shapes[k].code, 0, b, p, limit, 0);
       if (end >= 0) {
         return hit(column, fitted(k), end);
       }
@@ -308,9 +306,10 @@ final class SkipShapes {
 
   /**
    * Replays {@code code} from its segment at {@code at} on the bytes from {@code p}: the end, or
-   * -1 with {@link #failedCode} and {@link #failedSegment} naming the segment that did not fit.
+   * -1 with {@link #failedCode} and {@link #failedSegment} naming the segment that did not fit;
+   * {@code forks}: how many this chunk's replay has taken.
    */
-  private int replay(long[] code, int at, byte[] b, int p, int limit) {
+  private int replay(long[] code, int at, byte[] b, int p, int limit, int forks) {
     for (; ; ) {
       long segment = code[at++];
       int n = (int) segment;
@@ -320,13 +319,13 @@ final class SkipShapes {
       }
       if (count == 1) { // e.g. the one field header between two string bounds: cheaper than a loop's entry
         if ((((long) LONG_LE.get(b, p) ^ code[at]) & code[at + 1]) != 0) {
-          return missed(code, at - 1, b, p, limit);
+          return missed(code, at - 1, b, p, limit, forks);
         }
         at += 2;
       } else {
         for (int i = 0; i < count; i++, at += 2) {
           if ((((long) LONG_LE.get(b, p + 8 * i) ^ code[at]) & code[at + 1]) != 0) {
-            return missed(code, at - 1 - 2 * i, b, p, limit);
+            return missed(code, at - 1 - 2 * i, b, p, limit, forks);
           }
         }
       }
@@ -357,17 +356,16 @@ final class SkipShapes {
    * names a byte of it that does not fit, the replay goes on in the shape the fork leads to, whose
    * code equals this one up to this segment (so the segments before replay alike); else it failed.
    */
-  private int missed(long[] code, int head, byte[] b, int p, int limit) {
-    for (int f = code.length - MAX_FORKS; f < code.length && code[f] != 0 && switches < MAX_SWITCHES; f++) {
+  private int missed(long[] code, int head, byte[] b, int p, int limit, int forks) {
+    for (int f = code.length - MAX_FORKS; f < code.length && code[f] != 0 && forks < MAX_SWITCHES; f++) {
       long fork = code[f];
       // The byte is within the segment, whose words the replay has checked are within the limit.
       if ((int) (fork & 0xffff) == head
           && (b[p + (int) (fork >>> FORK_BYTE & 0xffff)] >>> 7 & 1) != (int) (fork >>> FORK_EXPECTED & 1)) {
         long[] other = shapes[(int) (fork >>> FORK_SLOT) - 1].code;
-        switches++;
         switched = other;
         forksTaken++;
-        return replay(other, head, b, p, limit);
+        return replay(other, head, b, p, limit, forks + 1);
       }
     }
     return failed(code, head);
