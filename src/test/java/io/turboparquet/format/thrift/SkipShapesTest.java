@@ -139,15 +139,25 @@ class SkipShapesTest {
   @Test
   void aFlagThatFlipsIsFoundAmongTheShapes() throws ParquetCorruptionException {
     int columns = 20;
-    int rowGroups = 30;
     Random random = new Random(5);
-    CompactWriter w = new CompactWriter().beginStruct().list(1, STRUCT, rowGroups * columns);
-    for (int i = 0; i < rowGroups * columns; i++) {
-      stringChunk(w, 4 + 1000L * i, "c" + (10 + i % columns), 1 + random.nextInt(12), 1 + random.nextInt(12),
-          40, random.nextBoolean(), 5);
+    long[] sizes = new long[30 * columns];
+    boolean[] flags = new boolean[sizes.length];
+    for (int i = 0; i < sizes.length; i++) {
+      sizes[i] = 40;
+      flags[i] = random.nextBoolean();
     }
-    SkipShapes shapes = skipAll(w.stop().bytes(), columns);
+    SkipShapes shapes = skipAll(stringChunks(columns, sizes, flags, random), columns);
     assertTrue(shapes.learned() < 20, "shapes learned: " + shapes.learned());
+  }
+
+  /** Chunk i of column {@code i % columns} as {@link #stringChunk} writes it, with bounds of 1 to 12 bytes. */
+  private static byte[] stringChunks(int columns, long[] sizes, boolean[] flags, Random random) {
+    CompactWriter w = new CompactWriter().beginStruct().list(1, STRUCT, sizes.length);
+    for (int i = 0; i < sizes.length; i++) {
+      stringChunk(w, 4 + 1000L * i, "c" + (10 + i % columns), 1 + random.nextInt(12), 1 + random.nextInt(12),
+          sizes[i], flags[i], 5);
+    }
+    return w.stop().bytes();
   }
 
   /**
@@ -159,19 +169,16 @@ class SkipShapesTest {
   @Test
   void aSizeOneVarintByteLongerTakesAFork() throws ParquetCorruptionException {
     int columns = 20;
-    int rowGroups = 30;
     Random random = new Random(5);
-    CompactWriter w = new CompactWriter().beginStruct().list(1, STRUCT, rowGroups * columns);
+    long[] sizes = new long[30 * columns];
+    boolean[] flags = new boolean[sizes.length];
     int switches = 0;
-    boolean[] longSize = new boolean[columns];
-    for (int i = 0; i < rowGroups * columns; i++) {
-      boolean two = random.nextBoolean();
-      switches += i >= columns && two != longSize[i % columns] ? 1 : 0;
-      longSize[i % columns] = two;
-      stringChunk(w, 4 + 1000L * i, "c" + (10 + i % columns), 1 + random.nextInt(12), 1 + random.nextInt(12),
-          two ? 70 : 40, true, 5); // zigzag 140 or 80
+    for (int i = 0; i < sizes.length; i++) {
+      sizes[i] = random.nextBoolean() ? 70 : 40; // zigzag 140 or 80
+      flags[i] = true;
+      switches += i >= columns && sizes[i] != sizes[i - columns] ? 1 : 0;
     }
-    SkipShapes shapes = skipAll(w.stop().bytes(), columns);
+    SkipShapes shapes = skipAll(stringChunks(columns, sizes, flags, random), columns);
     assertTrue(shapes.forksTaken() > switches / 2, "forks taken: " + shapes.forksTaken() + " of " + switches);
     assertTrue(shapes.learned() < 20, "shapes learned: " + shapes.learned());
   }
