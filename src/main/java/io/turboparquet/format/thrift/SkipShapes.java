@@ -48,7 +48,7 @@ final class SkipShapes {
   private static final int FORK_EXPECTED = 32;
   private static final int FORK_SLOT = 40;
   /** Forks one replay may take: each is taken only where the shape it leaves would fail, so this only bounds a cycle. */
-  private static final int MAX_SWITCHES = 8;
+  private static final int MAX_FORKS_TAKEN = 8;
   private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /**
@@ -357,7 +357,7 @@ final class SkipShapes {
    * code equals this one up to this segment (so the segments before replay alike); else it failed.
    */
   private int missed(long[] code, int head, byte[] b, int p, int limit, int forks) {
-    for (int f = code.length - MAX_FORKS; f < code.length && code[f] != 0 && forks < MAX_SWITCHES; f++) {
+    for (int f = code.length - MAX_FORKS; f < code.length && code[f] != 0 && forks < MAX_FORKS_TAKEN; f++) {
       long fork = code[f];
       // The byte is within the segment, whose words the replay has checked are within the limit.
       if ((int) (fork & 0xffff) == head
