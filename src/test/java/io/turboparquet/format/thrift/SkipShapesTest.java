@@ -184,6 +184,38 @@ class SkipShapesTest {
   }
 
   /**
+   * A fork's shape checks the words before the fork's byte too: a chunk of the other layout whose
+   * first field header is damaged (a wire type that does not exist, which the walk refuses) must
+   * not fit, though its size's varint byte sends it on to the other layout's shape, whose words
+   * from the size on fit.
+   */
+  @Test
+  void aForkDoesNotPassOverAWordThatFailedBeforeIt() throws ParquetCorruptionException {
+    CompactWriter w = new CompactWriter().beginStruct().list(1, STRUCT, 7);
+    for (int i = 0; i < 7; i++) {
+      sizedChunk(w, i % 2 == 0 ? 40 : 70); // the last one-byte: the column's latest shape
+    }
+    SkipShapes shapes = skipAll(w.stop().bytes(), 1);
+    assertTrue(shapes.forksTaken() > 0, "forks taken: " + shapes.forksTaken());
+    CompactWriter two = new CompactWriter().beginStruct().list(1, STRUCT, 2); // the second: bytes for whole words
+    byte[] damaged = sizedChunk(sizedChunk(two, 70), 70).stop().bytes();
+    int start = 2; // after the field and list headers
+    assertEquals(0x16, damaged[start]); // field 1, i64
+    damaged[start] = 0x1d; // field 1, wire type 13
+    assertEquals(-1, walkEnd(damaged, start, damaged.length));
+    assertEquals(-1, shapes.replay(damaged, start, damaged.length, 0));
+  }
+
+  /** Eight one-byte i64 fields, then a size (a varint of one byte or two) and a flag: the size's byte is in the third word. */
+  private static CompactWriter sizedChunk(CompactWriter w, long size) {
+    w.beginStruct();
+    for (int id = 1; id <= 8; id++) {
+      w.i64(id, 5);
+    }
+    return w.i64(9, size).bool(10, true).stop();
+  }
+
+  /**
    * Forks are cleared where they would lead to a slot another shape takes over: columns whose
    * sizes fork, then more layouts than shapes are kept (a flag of another id each), then the first
    * columns again; every fork still leads to a shape that agrees with its own up to the fork.
