@@ -65,7 +65,7 @@ final class SkipShapes {
   private final Shape[] shapes = new Shape[MAX_SHAPES];
   private int count;
   private int replaced;
-  /** Per column, 1 + the index of the shape its chunks fitted last, or 0. */
+  /** Per column, 1 + the index of the shape a search or learning found for it last (not a fork's), or 0. */
   private final int[] own;
   /** Per column, the code its chunks fitted last (a fork's shape, when the replay took one). */
   private final long[][] latest;
