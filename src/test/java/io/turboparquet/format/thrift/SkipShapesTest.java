@@ -262,7 +262,7 @@ class SkipShapesTest {
    * ends, or is walked.
    */
   @Test
-  void forksAmongManyLayoutsAndReplacedShapesEndWhereTheWalkEnds() throws ParquetCorruptionException {
+  void forksAmongManyLayoutsEndWhereTheWalkEnds() throws ParquetCorruptionException {
     int columns = 150;
     int rowGroups = 12;
     Random random = new Random(8);
