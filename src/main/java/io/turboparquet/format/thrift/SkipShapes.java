@@ -159,25 +159,9 @@ final class SkipShapes {
     return true;
   }
 
-  /** The code index of the segment after the one whose head word is at {@code at}, or -1 after the last. */
-  private static int next(long[] code, int at) {
-    long segment = code[at];
-    return segment < 0 ? -1 : at + 1 + 2 * ((int) segment + 7 >>> 3);
-  }
-
-  /** Whether {@code a} and {@code b} compare alike before code index {@code at}. */
+  /** Whether {@code a} and {@code b} compare alike before code index {@code at} (a segment's head in {@code a}). */
   private static boolean sameUpTo(long[] a, long[] b, int at) {
-    if (b.length <= at) {
-      return false;
-    }
-    for (int h = 0; h < at; ) {
-      int n = next(a, h);
-      if (n < 0 || n > at || !Arrays.equals(a, h, n, b, h, n)) {
-        return false;
-      }
-      h = n;
-    }
-    return true;
+    return b.length > at && Arrays.equals(a, 0, at, b, 0, at);
   }
 
   /** How many binaries the shape that column {@code column} fitted last leaves free, or -1 (tests). */
