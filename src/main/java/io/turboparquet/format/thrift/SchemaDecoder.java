@@ -28,13 +28,13 @@ final class SchemaDecoder {
   private record Element(String name, int type, int typeLength, int repetition, int numChildren, String logical) {}
 
   private final ThriftCursor r;
-  private final List<Element> elements;
+  private final int size; // elements in the list
   private final List<ColumnDescriptor> leaves = new ArrayList<>();
-  private int next;
+  private int next; // elements read
 
-  private SchemaDecoder(ThriftCursor r, List<Element> elements) {
+  private SchemaDecoder(ThriftCursor r, int size) {
     this.r = r;
-    this.elements = elements;
+    this.size = size;
   }
 
   /** Reads the list whose header comes next and builds the schema. */
@@ -47,11 +47,7 @@ final class SchemaDecoder {
     if (ThriftCursor.listType(list) != STRUCT) {
       throw r.corrupt("FileMetaData.schema is a list of wire type " + ThriftCursor.listType(list));
     }
-    List<Element> elements = new ArrayList<>(size);
-    for (int i = 0; i < size; i++) {
-      elements.add(element(r));
-    }
-    return new SchemaDecoder(r, elements).build();
+    return new SchemaDecoder(r, size).build();
   }
 
   private static Element element(ThriftCursor r) throws ParquetCorruptionException {
@@ -234,11 +230,11 @@ final class SchemaDecoder {
   }
 
   private Schema build() throws ParquetCorruptionException {
-    Element rootElement = elements.get(0);
+    Element rootElement = element(r); // each element is read as the tree reaches it
     next = 1;
-    List<SchemaNode> children = children(orZero(rootElement.numChildren()), new ArrayList<>(), 0, 0);
-    if (next != elements.size()) {
-      throw r.corrupt("FileMetaData.schema has " + elements.size() + " elements but the tree uses " + next);
+    List<SchemaNode> children = children(orZero(rootElement.numChildren()), List.of(), 0, 0);
+    if (next != size) {
+      throw r.corrupt("FileMetaData.schema has " + size + " elements but the tree uses " + next);
     }
     SchemaNode root = new SchemaNode(rootElement.name(), Repetition.REQUIRED, null, children, null);
     return new Schema(root, leaves);
@@ -246,8 +242,8 @@ final class SchemaDecoder {
 
   private List<SchemaNode> children(int count, List<String> parentPath, int def, int rep)
       throws ParquetCorruptionException {
-    if (count < 0 || count > elements.size() - next) {
-      throw r.corrupt("SchemaElement.num_children " + count + " exceeds the remaining " + (elements.size() - next)
+    if (count < 0 || count > size - next) {
+      throw r.corrupt("SchemaElement.num_children " + count + " exceeds the remaining " + (size - next)
           + " schema elements");
     }
     List<SchemaNode> out = new ArrayList<>(count);
@@ -261,14 +257,15 @@ final class SchemaDecoder {
     if (parentPath.size() >= MAX_NESTING) {
       throw r.corrupt("the schema nests groups more than " + MAX_NESTING + " levels deep");
     }
-    if (next >= elements.size()) { // siblings' subtrees used up the elements their parent counted on
+    if (next >= size) { // siblings' subtrees used up the elements their parent counted on
       throw r.corrupt("SchemaElement.num_children of " + (parentPath.isEmpty() ? "the root" : String.join(".", parentPath))
-          + " counts more children than the " + elements.size() + " schema elements hold");
+          + " counts more children than the " + size + " schema elements hold");
     }
-    Element e = elements.get(next++);
-    List<String> path = new ArrayList<>(parentPath.size() + 1);
-    path.addAll(parentPath);
-    path.add(e.name());
+    Element e = element(r);
+    next++;
+    String[] names = parentPath.toArray(new String[parentPath.size() + 1]);
+    names[parentPath.size()] = e.name();
+    List<String> path = List.of(names); // immutable: the column keeps it as it is
     Repetition repetition;
     try {
       repetition = e.repetition() == UNSET ? Repetition.OPTIONAL : Repetition.fromThriftId(e.repetition());
