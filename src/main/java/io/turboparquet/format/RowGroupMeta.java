@@ -1,6 +1,6 @@
 package io.turboparquet.format;
 
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 
@@ -10,7 +10,8 @@ import java.util.List;
  */
 public record RowGroupMeta(int index, long numRows, long totalByteSize, List<ColumnChunkMeta> columns) {
   public RowGroupMeta {
-    columns = Collections.unmodifiableList(new ArrayList<>(columns)); // may hold nulls (projection)
+    // May hold nulls (projection), which List.copyOf refuses; one copy, as wide footers have many chunks.
+    columns = Collections.unmodifiableList(Arrays.asList(columns.toArray(new ColumnChunkMeta[0])));
   }
 
   /** The chunk of leaf {@code leafIndex}; fails when the footer was decoded without it. */
