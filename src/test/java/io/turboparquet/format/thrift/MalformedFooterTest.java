@@ -228,6 +228,25 @@ class MalformedFooterTest {
     fails(w.bytes(), "SchemaElement.num_children of the root", "3 schema elements");
   }
 
+
+  /**
+   * The root counts one child but the list holds two more elements: the one the tree leaves over
+   * (read only as the tree reaches it, so never read here) must not pass unnoticed.
+   */
+  @Test
+  void elementsTheTreeLeavesOverFail() {
+    CompactWriter w = new CompactWriter();
+    w.beginStruct();
+    w.i32(1, 2);
+    w.list(2, STRUCT, 3);
+    w.beginStruct().string(4, "schema").i32(5, 1).stop();
+    w.beginStruct().i32(1, 1).i32(3, 0).string(4, "x").stop();
+    w.beginStruct().i32(1, 1).i32(3, 0).string(4, "y").stop();
+    w.i64(3, 0);
+    w.list(4, STRUCT, 0);
+    w.stop();
+    fails(w.bytes(), "FileMetaData.schema has 3 elements but the tree uses 2");
+  }
   /** A FIXED_LEN_BYTE_ARRAY width of 1 GiB would cost 1 GiB per row, null or not: refused as a footer string would be. */
   @Test
   void fixedLengthAboveTheStringLimitFails() {
