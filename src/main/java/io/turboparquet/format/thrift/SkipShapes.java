@@ -508,14 +508,10 @@ final class SkipShapes {
     }
     int head = wordCount++;
     words[head] = n;
+    Arrays.fill(masks, used, used + 8, (byte) 0); // the last word's bytes past the segment are not compared
     for (int i = segmentStart; i < used; i += 8) {
-      long expected = 0;
-      long mask = 0;
-      for (int j = Math.min(used, i + 8) - 1; j >= i; j--) {
-        expected = expected << 8 | bytes[j] & 0xff;
-        mask = mask << 8 | masks[j] & 0xff;
-      }
-      words[wordCount++] = expected & mask; // only compared bits: shapes alike in layout are equal in code
+      long mask = (long) LONG_LE.get(masks, i);
+      words[wordCount++] = (long) LONG_LE.get(bytes, i) & mask; // only compared bits: shapes alike in layout are equal in code
       words[wordCount++] = mask;
     }
     return head;
