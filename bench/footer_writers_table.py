@@ -224,7 +224,7 @@ def plot(cells, runs, path):
         ax.grid(axis="y", which="both", alpha=0.3)
     handles, names = axes[0, 0].get_legend_handles_labels()
     fig.legend(handles, names, ncol=6, fontsize=8, loc="lower center")
-    commits = ", ".join(sorted({r["commit"] for r in runs.values()}))
+    commits = ", ".join(sorted({runs[r["run"]]["commit"] for records in cells.values() for r in records}))
     fig.suptitle(f"Footer decode time across writers (median of 1 s iterations; {commits})", fontsize=11)
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     fig.savefig(path)
