@@ -215,17 +215,12 @@ class MalformedFooterTest {
    */
   @Test
   void childCountsThatRunPastTheSchemaFail() {
-    CompactWriter w = new CompactWriter();
-    w.beginStruct();
-    w.i32(1, 2);
-    w.list(2, STRUCT, 3);
-    w.beginStruct().string(4, "schema").i32(5, 2).stop();
-    w.beginStruct().i32(3, 0).string(4, "g").i32(5, 1).stop();
-    w.beginStruct().i32(1, 1).i32(3, 0).string(4, "x").stop();
-    w.i64(3, 0);
-    w.list(4, STRUCT, 0);
-    w.stop();
-    fails(w.bytes(), "SchemaElement.num_children of the root", "3 schema elements");
+    byte[] b = schemaOnly(3, w -> {
+      w.beginStruct().string(4, "schema").i32(5, 2).stop();
+      w.beginStruct().i32(3, 0).string(4, "g").i32(5, 1).stop();
+      w.beginStruct().i32(1, 1).i32(3, 0).string(4, "x").stop();
+    });
+    fails(b, "SchemaElement.num_children of the root", "3 schema elements");
   }
 
 
@@ -235,31 +230,28 @@ class MalformedFooterTest {
    */
   @Test
   void elementsTheTreeLeavesOverFail() {
-    CompactWriter w = new CompactWriter();
-    w.beginStruct();
-    w.i32(1, 2);
-    w.list(2, STRUCT, 3);
-    w.beginStruct().string(4, "schema").i32(5, 1).stop();
-    w.beginStruct().i32(1, 1).i32(3, 0).string(4, "x").stop();
-    w.beginStruct().i32(1, 1).i32(3, 0).string(4, "y").stop();
-    w.i64(3, 0);
-    w.list(4, STRUCT, 0);
-    w.stop();
-    fails(w.bytes(), "FileMetaData.schema has 3 elements but the tree uses 2");
+    byte[] b = schemaOnly(3, w -> {
+      w.beginStruct().string(4, "schema").i32(5, 1).stop();
+      w.beginStruct().i32(1, 1).i32(3, 0).string(4, "x").stop();
+      w.beginStruct().i32(1, 1).i32(3, 0).string(4, "y").stop();
+    });
+    fails(b, "FileMetaData.schema has 3 elements but the tree uses 2");
   }
   /** A FIXED_LEN_BYTE_ARRAY width of 1 GiB would cost 1 GiB per row, null or not: refused as a footer string would be. */
   @Test
   void fixedLengthAboveTheStringLimitFails() {
-    CompactWriter w = new CompactWriter();
-    w.beginStruct();
-    w.i32(1, 2);
-    w.list(2, STRUCT, 2);
-    w.beginStruct().string(4, "schema").i32(5, 1).stop();
-    w.beginStruct().i32(1, 7).i32(2, 1 << 30).i32(3, 1).string(4, "f").stop();
-    w.i64(3, 0);
-    w.list(4, STRUCT, 0);
-    w.stop();
-    fails(w.bytes(), "SchemaElement.type_length 1073741824", "column f", "limit of " + FooterOptions.DEFAULT_MAX_STRING_LENGTH);
+    byte[] b = schemaOnly(2, w -> {
+      w.beginStruct().string(4, "schema").i32(5, 1).stop();
+      w.beginStruct().i32(1, 7).i32(2, 1 << 30).i32(3, 1).string(4, "f").stop();
+    });
+    fails(b, "SchemaElement.type_length 1073741824", "column f", "limit of " + FooterOptions.DEFAULT_MAX_STRING_LENGTH);
+  }
+
+  /** A footer (version 2, no rows, no row groups) whose schema list holds {@code count} elements, which {@code elements} writes. */
+  private static byte[] schemaOnly(int count, Consumer<CompactWriter> elements) {
+    CompactWriter w = new CompactWriter().beginStruct().i32(1, 2).list(2, STRUCT, count);
+    elements.accept(w);
+    return w.i64(3, 0).list(4, STRUCT, 0).stop().bytes();
   }
 
   @Test
