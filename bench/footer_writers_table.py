@@ -103,23 +103,23 @@ def emit(args):
 
 
 def load(path):
-    """Per (writer, N): the newest run's lines about it, and the run lines."""
+    """Per (writer, N): the newest run's time lines about it and the newest heap lines, and the run lines."""
     lines = [json.loads(l) for l in open(path) if l.strip()]
     runs = {r["run"]: r for r in lines if r["kind"] == "run"}
     for r in lines:
         if r["kind"] == "end" and r["run"] in runs:
             runs[r["run"]].update(r)
+    # Times and heap apart: a run with --no-heap must not hide the newest heap measurement.
     newest = {}
     for r in lines:
         if r["kind"] in ("time", "error", "heap") and r.get("writer"):
-            key = (r["writer"], r["columns"])
+            key = (r["writer"], r["columns"], r["kind"] == "heap")
             newest[key] = max(newest.get(key, r["run"]), r["run"])
     cells = {}
     for r in lines:
         if r["kind"] in ("time", "error", "heap") and r.get("writer"):
-            key = (r["writer"], r["columns"])
-            if r["run"] == newest[key]:
-                cells.setdefault(key, []).append(r)
+            if r["run"] == newest[(r["writer"], r["columns"], r["kind"] == "heap")]:
+                cells.setdefault((r["writer"], r["columns"]), []).append(r)
     return cells, runs
 
 
