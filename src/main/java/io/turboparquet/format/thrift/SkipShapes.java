@@ -511,7 +511,8 @@ final class SkipShapes {
     Arrays.fill(masks, used, used + 8, (byte) 0); // the last word's bytes past the segment are not compared
     for (int i = segmentStart; i < used; i += 8) {
       long mask = (long) LONG_LE.get(masks, i);
-      words[wordCount++] = (long) LONG_LE.get(bytes, i) & mask; // only compared bits: shapes alike in layout are equal in code
+      // Only compared bits: shapes alike in layout are equal in code.
+      words[wordCount++] = (long) LONG_LE.get(bytes, i) & mask;
       words[wordCount++] = mask;
     }
     return head;

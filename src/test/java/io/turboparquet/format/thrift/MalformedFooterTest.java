@@ -223,10 +223,9 @@ class MalformedFooterTest {
     fails(b, "SchemaElement.num_children of the root", "3 schema elements");
   }
 
-
   /**
-   * The root counts one child but the list holds two more elements: the one the tree leaves over
-   * (read only as the tree reaches it, so never read here) must not pass unnoticed.
+   * The root counts one child but two elements follow it: the one the tree leaves over (elements
+   * are read only as the tree reaches them, so it is never read) must not pass unnoticed.
    */
   @Test
   void elementsTheTreeLeavesOverFail() {
@@ -237,6 +236,7 @@ class MalformedFooterTest {
     });
     fails(b, "FileMetaData.schema has 3 elements but the tree uses 2");
   }
+
   /** A FIXED_LEN_BYTE_ARRAY width of 1 GiB would cost 1 GiB per row, null or not: refused as a footer string would be. */
   @Test
   void fixedLengthAboveTheStringLimitFails() {
@@ -247,7 +247,7 @@ class MalformedFooterTest {
     fails(b, "SchemaElement.type_length 1073741824", "column f", "limit of " + FooterOptions.DEFAULT_MAX_STRING_LENGTH);
   }
 
-  /** A footer (version 2, no rows, no row groups) whose schema list holds {@code count} elements, which {@code elements} writes. */
+  /** A footer (version 2, no rows, no row groups) whose schema is {@code count} elements, written by {@code elements}. */
   private static byte[] schemaOnly(int count, Consumer<CompactWriter> elements) {
     CompactWriter w = new CompactWriter().beginStruct().i32(1, 2).list(2, STRUCT, count);
     elements.accept(w);
