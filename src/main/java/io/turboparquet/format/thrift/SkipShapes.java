@@ -196,14 +196,9 @@ final class SkipShapes {
 
   /** Shape {@code k}, or the one its forks led the replay that fitted to. */
   private int fitted(int k) {
-    long[] code = switched;
+    int slot = switched == null ? -1 : slotOf(switched);
     switched = null;
-    for (int i = 0; code != null && i < count; i++) {
-      if (shapes[i].code == code) {
-        return i;
-      }
-    }
-    return k;
+    return slot >= 0 ? slot : k;
   }
 
   /** The shape the nearest skipped column before fitted last, or -1. */
@@ -234,7 +229,8 @@ final class SkipShapes {
    */
   private void addFork(long[] missed, int at, int k) {
     long[] code = shapes[k].code;
-    if (code == missed || !sameUpTo(missed, code, at) || !held(missed)) {
+    // Forks are cleared only in held shapes (a replaced one may live on in latest).
+    if (code == missed || !sameUpTo(missed, code, at) || slotOf(missed) < 0) {
       return;
     }
     int n = Math.min((int) code[at], (int) missed[at]);
@@ -263,14 +259,14 @@ final class SkipShapes {
     }
   }
 
-  /** Whether {@code code} is a held shape's: forks are cleared only in those (a replaced one may live on in {@link #latest}). */
-  private boolean held(long[] code) {
+  /** The slot of the held shape whose code is {@code code}, or -1. */
+  private int slotOf(long[] code) {
     for (int i = 0; i < count; i++) {
       if (shapes[i].code == code) {
-        return true;
+        return i;
       }
     }
-    return false;
+    return -1;
   }
 
   /** Before slot {@code k} takes another shape: no fork may lead to it, and its shape keeps none. */
