@@ -2,7 +2,6 @@ package io.turboparquet.drill;
 
 import io.turboparquet.bench.GeneratePlanningTables;
 import io.turboparquet.format.FileMetadata;
-import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.thrift.FooterDecoder;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
@@ -45,9 +44,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 public class PlanningFooterBenchmark {
-  private static final FooterOptions EVERYTHING = FooterOptions.DEFAULT.withStatistics(
-      FooterOptions.ColumnSelector.ALL);
-
   @Param({"1000"})
   public int columns;
 
@@ -83,7 +79,7 @@ public class PlanningFooterBenchmark {
 
   @Benchmark
   public FileMetadata turboDecode() throws Exception {
-    return FooterDecoder.decode(status.getPath().toString(), status.getLen(), footer, 0, footer.length, EVERYTHING);
+    return FooterDecoder.decode(status.getPath().toString(), status.getLen(), footer, 0, footer.length, FooterCache.OPTIONS);
   }
 
   @Benchmark

@@ -13,12 +13,14 @@ import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.io.Failures;
 import io.turboparquet.io.FileOpener;
 import java.io.IOException;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.drill.common.exceptions.UserException;
 import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.exec.server.DrillbitContext;
+import org.apache.drill.exec.store.parquet.ParquetRecordWriter;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -31,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * The drillbit's decoded footers, shared by planning (group scan metadata), the fragments' run-time
  * pruning and their readers, so that a query decodes each footer at most once per drillbit, and
  * the next query over the same files none. A footer is decoded whole, with every column's
- * statistics (what Drill's planning collects). Entries are keyed by path, length and modification
+ * statistics (what Drill's planning collects), but of its key-value metadata only what Drill reads
+ * ({@link #DRILL_KEYS}). Entries are keyed by path, length and modification
  * time, so a rewritten file is decoded again (and its older version's footer dropped); a failed
  * decode is not cached. Bounded by the estimated heap bytes of the decoded footers
  * ({@value #MAX_BYTES} in the drillbit's configuration: {@code auto}, an eighth of the heap, or a
@@ -45,8 +48,16 @@ import org.slf4j.LoggerFactory;
 final class FooterCache {
   static final String MAX_BYTES = "turbo-parquet.footer-cache.max-bytes";
   private static final Logger logger = LoggerFactory.getLogger(FooterCache.class);
-  private static final FooterOptions EVERYTHING = FooterOptions.DEFAULT.withStatistics(
-      FooterOptions.ColumnSelector.ALL);
+  /**
+   * The keys Drill reads (its corrupt-date check, {@code ParquetReaderUtility.detectCorruptDates}).
+   * Other writers' values are large and of no use to Drill: pyarrow's {@code ARROW:schema} and
+   * pandas' column list take tens of KB a file for a thousand columns.
+   */
+  static final Set<String> DRILL_KEYS = Set.of(ParquetRecordWriter.DRILL_VERSION_PROPERTY,
+      ParquetRecordWriter.WRITER_VERSION_PROPERTY, "is.date.correct");
+  /** What a cached footer holds. */
+  static final FooterOptions OPTIONS = FooterOptions.DEFAULT
+      .withStatistics(FooterOptions.ColumnSelector.ALL).withKeyValues(DRILL_KEYS::contains);
   private static final Cache<DrillbitContext, FooterCache> PER_DRILLBIT =
       CacheBuilder.newBuilder().weakKeys().build();
 
@@ -163,7 +174,7 @@ final class FooterCache {
   private FileMetadata decode(FileSystem fs, FileStatus status) throws IOException {
     decodes.increment();
     try (FSDataInputStream in = FileOpener.open(StoreFileSystem.of(fs), status, false)) {
-      return FooterReader.read(in, status.getPath().toString(), status.getLen(), EVERYTHING);
+      return FooterReader.read(in, status.getPath().toString(), status.getLen(), OPTIONS);
     }
   }
 

@@ -1,25 +1,30 @@
 package io.turboparquet.format;
 
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * What a footer decode materialises. The schema and the row-group skeleton are always decoded;
  * column-chunk metadata only for {@code columns}, statistics only for {@code statistics} (a
- * subset of {@code columns} in practice). Everything else is skipped, not parsed into objects.
+ * subset of {@code columns} in practice), key-value metadata only under the keys {@code keyValues}
+ * accepts. Everything else is skipped, not parsed into objects.
  *
  * @param maxStringLength longest string or binary accepted in the footer (beyond the footer's own
  *     size, which always bounds it)
  */
-public record FooterOptions(ColumnSelector columns, ColumnSelector statistics, int maxStringLength) {
+public record FooterOptions(ColumnSelector columns, ColumnSelector statistics, Predicate<String> keyValues,
+    int maxStringLength) {
   public static final int DEFAULT_MAX_STRING_LENGTH = 64 << 20;
+  public static final Predicate<String> EVERY_KEY = key -> true;
+  public static final Predicate<String> NO_KEY = key -> false;
 
-  /** Every column chunk, no statistics. */
+  /** Every column chunk, no statistics, every key-value. */
   public static final FooterOptions DEFAULT =
-      new FooterOptions(ColumnSelector.ALL, ColumnSelector.NONE, DEFAULT_MAX_STRING_LENGTH);
+      new FooterOptions(ColumnSelector.ALL, ColumnSelector.NONE, EVERY_KEY, DEFAULT_MAX_STRING_LENGTH);
 
   public FooterOptions {
-    if (columns == null || statistics == null) {
-      throw new IllegalArgumentException("column selectors must not be null");
+    if (columns == null || statistics == null || keyValues == null) {
+      throw new IllegalArgumentException("selectors must not be null");
     }
     if (maxStringLength < 0) {
       throw new IllegalArgumentException("maxStringLength must not be negative: " + maxStringLength);
@@ -32,15 +37,23 @@ public record FooterOptions(ColumnSelector columns, ColumnSelector statistics, i
   }
 
   public FooterOptions withColumns(ColumnSelector selector) {
-    return new FooterOptions(selector, statistics, maxStringLength);
+    return new FooterOptions(selector, statistics, keyValues, maxStringLength);
   }
 
   public FooterOptions withStatistics(ColumnSelector selector) {
-    return new FooterOptions(columns, selector, maxStringLength);
+    return new FooterOptions(columns, selector, keyValues, maxStringLength);
+  }
+
+  /**
+   * Key-value metadata only under the keys {@code keys} accepts: writers store large values there
+   * (pyarrow's {@code ARROW:schema}, pandas' column list) that most readers never look at.
+   */
+  public FooterOptions withKeyValues(Predicate<String> keys) {
+    return new FooterOptions(columns, statistics, keys, maxStringLength);
   }
 
   public FooterOptions withMaxStringLength(int max) {
-    return new FooterOptions(columns, statistics, max);
+    return new FooterOptions(columns, statistics, keyValues, max);
   }
 
   /** Chooses leaves once the schema is known. */

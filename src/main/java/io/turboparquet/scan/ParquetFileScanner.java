@@ -62,17 +62,18 @@ public final class ParquetFileScanner implements AutoCloseable {
   /**
    * The footer a scan of {@code columns} (null or empty: all) with {@code filter} (null: none)
    * needs: the chunks of those columns and of the filter's, no statistics (row groups are pruned
-   * by the engine, pages by the page index).
+   * by the engine, pages by the page index), no key-value metadata.
    */
   public static FooterOptions footerFor(List<String> columns, Predicate filter) {
+    FooterOptions chunks = FooterOptions.DEFAULT.withKeyValues(FooterOptions.NO_KEY);
     if (columns == null || columns.isEmpty()) {
-      return FooterOptions.DEFAULT;
+      return chunks;
     }
     Set<String> names = new LinkedHashSet<>(columns);
     if (filter != null) {
       names.addAll(filter.columns());
     }
-    return FooterOptions.projecting(List.copyOf(names));
+    return chunks.withColumns(FooterOptions.ColumnSelector.names(List.copyOf(names)));
   }
 
   /** Scans a file whose footer the caller already has. */

@@ -8,20 +8,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.format.FooterReader;
 import io.turboparquet.testing.TestFileGenerator;
+import io.turboparquet.testing.WriterFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -191,6 +200,28 @@ class FooterCacheTest {
     double perChunkN = (double) FooterCache.estimatedBytes(n) / chunksN;
     double perChunkW = (double) FooterCache.estimatedBytes(w) / chunksW;
     assertTrue(perChunkN > 150 && perChunkW > 150 && perChunkW < 1000, perChunkN + " / " + perChunkW);
+  }
+
+  /** Of a footer's key-values the cache keeps what Drill reads, with the values the file holds. */
+  @Test
+  void keepsOnlyTheKeyValuesDrillReads() throws IOException {
+    Path file = dir.resolve("drill-written.parquet");
+    MessageType schema = MessageTypeParser.parseMessageType("message t { required int32 d (DATE); }");
+    try (ParquetWriter<Group> w = ExampleParquetWriter.builder(hadoop(file)).withConf(new Configuration())
+        .withType(schema).withExtraMetaData(Map.of("drill.version", "1.4.0", "drill-writer.version", "2",
+            "is.date.correct", "true", "ARROW:schema", "x".repeat(10_000))).build()) {
+      w.write(new SimpleGroupFactory(schema).newGroup().append("d", 1));
+    }
+    FooterCache cache = new FooterCache(64 << 20);
+    assertEquals(Map.of("drill.version", "1.4.0", "drill-writer.version", "2", "is.date.correct", "true"),
+        cache.get(fs, hadoop(file)).keyValues());
+
+    org.apache.hadoop.fs.Path pyarrow = hadoop(WriterFiles.dir().resolve("pyarrow.parquet"));
+    try (var in = fs.open(pyarrow)) {
+      assertTrue(FooterReader.read(in, pyarrow.toString(), fs.getFileStatus(pyarrow).getLen()).keyValues()
+          .containsKey("ARROW:schema"), "the full decode has it");
+    }
+    assertEquals(Map.of(), cache.get(fs, pyarrow).keyValues());
   }
 
   private Path lineitem(String name, int rows) throws IOException {

@@ -3,6 +3,7 @@ package io.turboparquet.scan;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -253,8 +254,14 @@ class PageIndexSkippingTest {
     int key = meta.schema().project(List.of("key")).get(0).index();
     assertThrows(IllegalStateException.class, () -> meta.rowGroups().get(0).column(d));
     assertNotNull(meta.rowGroups().get(0).column(key));
-    assertEquals(FooterOptions.DEFAULT, ParquetFileScanner.footerFor(null, Predicate.parse("key > 3")));
-    assertEquals(FooterOptions.DEFAULT, ParquetFileScanner.footerFor(List.of(), null));
+    // No column list: every chunk, still without statistics or key-values.
+    for (FooterOptions all : List.of(ParquetFileScanner.footerFor(null, Predicate.parse("key > 3")),
+        ParquetFileScanner.footerFor(List.of(), null))) {
+      assertSame(FooterOptions.ColumnSelector.ALL, all.columns());
+      assertSame(FooterOptions.ColumnSelector.NONE, all.statistics());
+      assertSame(FooterOptions.NO_KEY, all.keyValues());
+    }
+    assertSame(FooterOptions.NO_KEY, ParquetFileScanner.footerFor(projection, null).keyValues());
   }
 
   @Test

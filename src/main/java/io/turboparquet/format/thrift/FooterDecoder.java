@@ -11,9 +11,11 @@ import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.Schema;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Decodes a footer (Thrift FileMetaData, compact protocol) straight into our model, without
@@ -70,7 +72,7 @@ public final class FooterDecoder {
         f = r.readField(4);
       }
       if (f == (5 << 4 | LIST)) {
-        keyValues(r, keyValues);
+        keyValues(r, options.keyValues(), keyValues);
         f = r.readField(5);
       }
       if (f == (6 << 4 | BINARY)) {
@@ -97,12 +99,16 @@ public final class FooterDecoder {
     return new FileMetadata(file, fileLength, length, numRows, createdBy, schema, rowGroups, keyValues);
   }
 
-  /** FileMetaData.key_value_metadata; a missing value reads as "", a repeated key keeps the last. */
-  private static void keyValues(ThriftCursor r, Map<String, String> out) throws ParquetCorruptionException {
+  /**
+   * FileMetaData.key_value_metadata under the keys {@code keep} accepts; a missing value reads as "",
+   * a repeated key keeps the last. A value is located first and made a string only if its key is kept.
+   */
+  private static void keyValues(ThriftCursor r, Predicate<String> keep, Map<String, String> out)
+      throws ParquetCorruptionException {
     int n = r.readList("FileMetaData.key_value_metadata", STRUCT);
     for (int i = 0; i < n; i++) {
       String key = null;
-      String value = "";
+      long value = -1; // a span in the footer's bytes
       for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
         int at = r.position();
         if (f == (1 << 4 | BINARY)) {
@@ -110,13 +116,15 @@ public final class FooterDecoder {
           f = r.readField(1);
         }
         if (f == (2 << 4 | BINARY)) {
-          value = r.readString("KeyValue.value");
+          value = r.readSpan("KeyValue.value");
           f = r.readField(2);
         }
         f = r.position() == at ? r.skipField(f) : f;
       }
       r.require(key != null, "KeyValue.key");
-      out.put(key, value);
+      if (keep.test(key)) {
+        out.put(key, value < 0 ? "" : new String(r.bytes(), (int) (value >>> 32), (int) value, StandardCharsets.UTF_8));
+      }
     }
   }
 }

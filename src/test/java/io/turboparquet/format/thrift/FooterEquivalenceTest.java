@@ -30,7 +30,11 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
@@ -295,6 +299,27 @@ class FooterEquivalenceTest {
         assertNull(a.column(0).statistics(), "statistics only where asked");
       }
     }
+    checkKeyValueSelection(f, full);
+  }
+
+  /** Key-values under every other key (in sorted order) as the full decode has them, then none. */
+  static void checkKeyValueSelection(Footer f, FileMetadata full) throws ParquetCorruptionException {
+    List<String> keys = full.keyValues().keySet().stream().sorted().toList();
+    Set<String> kept = new HashSet<>();
+    for (int i = 0; i < keys.size(); i += 2) {
+      kept.add(keys.get(i));
+    }
+    Map<String, String> expected = new HashMap<>(full.keyValues());
+    expected.keySet().retainAll(kept);
+    FileMetadata some = FooterDecoder.decode(f.name(), f.file().length, f.file(), f.offset(), f.length(),
+        FooterOptions.DEFAULT.withKeyValues(kept::contains));
+    assertEquals(expected, some.keyValues(), f.name());
+    FileMetadata none = FooterDecoder.decode(f.name(), f.file().length, f.file(), f.offset(), f.length(),
+        FooterOptions.DEFAULT.withKeyValues(FooterOptions.NO_KEY));
+    assertEquals(Map.of(), none.keyValues(), f.name());
+    assertEquals(full.schema().columns(), none.schema().columns(), f.name());
+    assertEquals(full.rowGroups(), none.rowGroups(), f.name());
+    assertEquals(full.createdBy(), none.createdBy(), f.name());
   }
 
   /** Walks every chunk's pages with both header decoders. */
