@@ -49,6 +49,8 @@ final class SkipShapes {
   private static final int FORK_SLOT = 40;
   /** Forks one replay may take: each is taken only where the shape it leaves would fail, so this only bounds a cycle. */
   private static final int MAX_FORKS_TAKEN = 8;
+  /** What {@link #run} returns where a segment's bytes do not fit the code. */
+  private static final int MISSED = -2;
   private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /**
@@ -95,6 +97,12 @@ final class SkipShapes {
   // The code a fork led the last replay to, which becomes the column's latest.
   private long[] switched;
 
+  // Where the last run missed: the code index of the segment's head, and its position in the bytes.
+  private int missHead;
+  private int missAt;
+  /** The column whose chunk {@link #skipFitting} stopped at. */
+  private int stopped;
+
   private int forksTaken;
 
   /** Shapes for the chunks of {@code columns} columns. */
@@ -104,22 +112,51 @@ final class SkipShapes {
     this.latest = new long[columns][];
   }
 
-  /** The end of column {@code column}'s chunk at {@code b[p]} by a shape that fits it, or -1. */
-  int replay(byte[] b, int p, int limit, int column) {
-    long[] code = latest[column];
-    if (code != null) { // most chunks fit the shape their column fitted last
-      int end = replay(code, 0, b, p, limit, 0);
-      if (end >= 0) {
-        if (switched != null) { // a fork: the column's chunks may keep the layout it led to
-          latest[column] = switched;
-          switched = null;
+  /**
+   * Skips from {@code b[p]} the chunks of columns [{@code from}, {@code to}) while each fits the
+   * shape its column fitted last or a fork of it, as most do: returns the position after the last
+   * that fitted, and {@link #stopped()} is the column of the first that did not ({@code to} when
+   * none), for {@link #recover}. The loop over chunks and the replay are one compiled method
+   * (C2 inlines {@link #run}): called once a chunk, the replay was compiled apart, and projected
+   * decodes took up to 10% longer (docs/benchmarks.md, tenth pass).
+   */
+  int skipFitting(byte[] b, int p, int limit, int from, int to) {
+    int column = from;
+    for (; column < to; column++) {
+      long[] code = latest[column];
+      int end = code == null ? -1 : run(code, 0, b, p, limit);
+      if (end == MISSED) {
+        end = fork(code, b, limit);
+        if (end >= 0) {
+          latest[column] = switched; // the column's chunks may keep the layout the fork led to
         }
-        return end;
+        switched = null;
       }
-      switched = null;
-      code = failedCode; // which a fork may have changed
+      if (end < 0) {
+        break;
+      }
+      p = end;
     }
-    return search(b, p, limit, column, code);
+    stopped = column;
+    return p;
+  }
+
+  int stopped() {
+    return stopped;
+  }
+
+  /**
+   * The end of the chunk {@link #skipFitting} stopped at, column {@code column}'s at {@code b[p]},
+   * by another shape that fits it, or -1.
+   */
+  int recover(byte[] b, int p, int limit, int column) {
+    return search(b, p, limit, column, latest[column] == null ? null : failedCode);
+  }
+
+  /** The end of column {@code column}'s chunk at {@code b[p]} by a shape that fits it, or -1 (tests). */
+  int replay(byte[] b, int p, int limit, int column) {
+    int end = skipFitting(b, p, limit, column, column + 1);
+    return stopped == column ? recover(b, p, limit, column) : end;
   }
 
   /** How many forks replays took (tests). */
@@ -185,7 +222,7 @@ final class SkipShapes {
         continue;
       }
       switched = null;
-      int end = replay(shapes[k].code, 0, b, p, limit, 0);
+      int end = replay(shapes[k].code, b, p, limit);
       if (end >= 0) {
         return hit(column, fitted(k), end);
       }
@@ -284,12 +321,19 @@ final class SkipShapes {
     }
   }
 
+  /** Replays {@code code} on the bytes from {@code p}, taking its forks: the end, or -1 (see {@link #run}). */
+  private int replay(long[] code, byte[] b, int p, int limit) {
+    int end = run(code, 0, b, p, limit);
+    return end == MISSED ? fork(code, b, limit) : end;
+  }
+
   /**
-   * Replays {@code code} from its segment at {@code at} on the bytes from {@code p}: the end, or
-   * -1 with {@link #failedCode} and {@link #failedSegment} naming the segment that did not fit;
-   * {@code forks}: how many this chunk's replay has taken.
+   * Runs {@code code} from its segment at {@code at} on the bytes from {@code p}: the end; or
+   * {@link #MISSED} where a segment's bytes do not fit, with {@link #missHead} and {@link #missAt}
+   * naming it; or -1 with {@link #failedCode} and {@link #failedSegment} naming what failed. No
+   * forks and no calls, so that it stays small enough for C2 to inline into the loop over chunks.
    */
-  private int replay(long[] code, int at, byte[] b, int p, int limit, int forks) {
+  private int run(long[] code, int at, byte[] b, int p, int limit) {
     for (; ; ) {
       long segment = code[at++];
       int n = (int) segment;
@@ -299,13 +343,13 @@ final class SkipShapes {
       }
       if (count == 1) { // e.g. the one field header between two string bounds: cheaper than a loop's entry
         if ((((long) LONG_LE.get(b, p) ^ code[at]) & code[at + 1]) != 0) {
-          return missed(code, at - 1, b, p, limit, forks);
+          return missed(at - 1, p);
         }
         at += 2;
       } else {
         for (int i = 0; i < count; i++, at += 2) {
           if ((((long) LONG_LE.get(b, p + 8 * i) ^ code[at]) & code[at + 1]) != 0) {
-            return missed(code, at - 1 - 2 * i, b, p, limit, forks);
+            return missed(at - 1 - 2 * i, p);
           }
         }
       }
@@ -331,24 +375,45 @@ final class SkipShapes {
     }
   }
 
+  private int missed(int head, int at) {
+    missHead = head;
+    missAt = at;
+    return MISSED;
+  }
+
   /**
-   * The segment at {@code head} of {@code code} does not fit the bytes at {@code p}: where a fork
-   * names a byte of it that does not fit, the replay goes on in the shape the fork leads to, whose
-   * code equals this one up to this segment (so the segments before replay alike); else it failed.
+   * After a run of {@code code} missed: where a fork names a byte of the segment that missed which
+   * does not fit, the replay goes on in the shape the fork leads to, whose code equals this one up
+   * to this segment (so the segments before replay alike); else it failed. The end, or -1.
    */
-  private int missed(long[] code, int head, byte[] b, int p, int limit, int forks) {
-    for (int f = code.length - MAX_FORKS; f < code.length && code[f] != 0 && forks < MAX_FORKS_TAKEN; f++) {
+  private int fork(long[] code, byte[] b, int limit) {
+    for (int taken = 0; taken < MAX_FORKS_TAKEN; taken++) {
+      long[] other = forkOf(code, missHead, b, missAt);
+      if (other == null) {
+        break;
+      }
+      switched = other;
+      forksTaken++;
+      int end = run(other, missHead, b, missAt, limit);
+      if (end != MISSED) {
+        return end;
+      }
+      code = other;
+    }
+    return failed(code, missHead);
+  }
+
+  /** The code a fork of {@code code} at the segment at {@code head} (at {@code b[p]}) leads to, or null. */
+  private long[] forkOf(long[] code, int head, byte[] b, int p) {
+    for (int f = code.length - MAX_FORKS; f < code.length && code[f] != 0; f++) {
       long fork = code[f];
-      // The byte is within the segment, whose words the replay has checked are within the limit.
+      // The byte is within the segment, whose words the run has checked are within the limit.
       if ((int) (fork & 0xffff) == head
           && (b[p + (int) (fork >>> FORK_BYTE & 0xffff)] >>> 7 & 1) != (int) (fork >>> FORK_EXPECTED & 1)) {
-        long[] other = shapes[(int) (fork >>> FORK_SLOT) - 1].code;
-        switched = other;
-        forksTaken++;
-        return replay(other, head, b, p, limit, forks + 1);
+        return shapes[(int) (fork >>> FORK_SLOT) - 1].code;
       }
     }
-    return failed(code, head);
+    return null;
   }
 
   private int failed(long[] code, int segment) {

@@ -376,8 +376,13 @@ public final class ThriftCursor {
    */
   void skipChunks(SkipShapes shapes, int from, int to) throws ParquetCorruptionException {
     int p = pos;
-    for (int column = from; column < to; column++) {
-      int end = shapes.replay(buf, p, limit, column);
+    for (int column = from; ; column++) {
+      p = shapes.skipFitting(buf, p, limit, column, to);
+      column = shapes.stopped();
+      if (column == to) {
+        break;
+      }
+      int end = shapes.recover(buf, p, limit, column);
       if (end < 0) {
         pos = p;
         skip(STRUCT);
