@@ -11,7 +11,6 @@ import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.Schema;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -123,7 +122,7 @@ public final class FooterDecoder {
       }
       r.require(key != null, "KeyValue.key");
       if (keep.test(key)) {
-        out.put(key, value < 0 ? "" : new String(r.bytes(), (int) (value >>> 32), (int) value, StandardCharsets.UTF_8));
+        out.put(key, value < 0 ? "" : r.string(value));
       }
     }
   }

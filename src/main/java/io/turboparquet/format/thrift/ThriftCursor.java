@@ -320,6 +320,11 @@ public final class ThriftCursor {
     return span;
   }
 
+  /** The text of a binary {@link #readSpan} located. */
+  String string(long span) {
+    return new String(buf, (int) (span >>> 32), (int) span, StandardCharsets.UTF_8);
+  }
+
   /** The array the cursor reads (spans are offsets in it). */
   byte[] bytes() {
     return buf;
