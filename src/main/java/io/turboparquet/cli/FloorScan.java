@@ -44,7 +44,7 @@ final class FloorScan {
           ChunkInput input = options.openChunk(in, meta, chunk, bufferSize, buffers);
           PageDecompressor decompressor = new PageDecompressor(location, buffers, options.verifyChecksums(),
               options.maxPageBytes());
-          try (PageReader pages = new PageReader(input, location)) {
+          try (PageReader pages = new PageReader(input, location, options.maxPageBytes())) {
             Page page;
             while ((page = pages.next()) != null) {
               try {

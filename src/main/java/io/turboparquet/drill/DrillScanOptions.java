@@ -20,6 +20,14 @@ import org.slf4j.LoggerFactory;
  */
 final class DrillScanOptions {
   private static final Logger logger = LoggerFactory.getLogger(DrillScanOptions.class);
+  /**
+   * The largest uncompressed page a scan reads where the format config does not set {@code
+   * maxPageBytes}: 256 MiB, the scan's default memory budget. Drill bounds a scan's memory by nothing
+   * of its own (an operator's allocator may take 10 GB), and the core's default (2 GiB, one buffer)
+   * let a 1 GiB page through, whose value became a Drill batch of over 1 GiB, sent to the client as
+   * one message. Writers' pages are about 1 MiB.
+   */
+  static final int DEFAULT_MAX_PAGE_BYTES = 256 << 20;
 
   private DrillScanOptions() {
   }
@@ -45,9 +53,8 @@ final class DrillScanOptions {
       b.coalescedReads(config.getCoalescedReads());
     }
     b.decodeAhead(config.getDecodeAhead() == null || config.getDecodeAhead());
-    if (config.getMaxPageBytes() != null) {
-      b.maxPageBytes(atLeast("maxPageBytes", config.getMaxPageBytes(), ScanOptions.MIN_BUFFER_SIZE));
-    }
+    b.maxPageBytes(config.getMaxPageBytes() == null ? DEFAULT_MAX_PAGE_BYTES
+        : atLeast("maxPageBytes", config.getMaxPageBytes(), ScanOptions.MIN_BUFFER_SIZE));
     if (config.getMaxPageEntries() != null) {
       b.maxPageEntries(atLeast("maxPageEntries", config.getMaxPageEntries(), 1));
     }

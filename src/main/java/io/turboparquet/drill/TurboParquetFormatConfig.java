@@ -45,7 +45,7 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
   private final Boolean decodeAhead;
   /**
    * The largest uncompressed page a scan reads; a page header claiming more fails the query before
-   * anything is allocated for it (default: what one buffer can hold, 2 GiB - 16).
+   * anything is allocated for it (default 256 MiB; at most what one buffer can hold, 2 GiB - 16).
    */
   private final Integer maxPageBytes;
   /** The most level entries one data page may hold (default 2^26); more fails the query before decoding. */

@@ -5,6 +5,7 @@ import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.SchemaNode;
+import io.turboparquet.page.PageTooLargeException;
 import io.turboparquet.scan.Batch;
 import io.turboparquet.scan.RowGroupPipeline;
 import io.turboparquet.scan.RowGroupRead;
@@ -315,12 +316,21 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     if (e instanceof UserException u) {
       return u;
     }
-    return UserException.dataReadError(e)
+    UserException.Builder error = UserException.dataReadError(e)
         .message("turbo-parquet failed to read %s: %s", path, e.getMessage())
         .addContext("File", path.toString())
         .addContext("Row group", rowGroupIndex)
-        .addContext("Columns", columns.stream().map(c -> c.column().dottedPath()).toList().toString())
-        .build(logger);
+        .addContext("Columns", (complex != null ? complex.leaves() : columns.stream().map(DrillColumn::column).toList())
+            .stream().map(ColumnDescriptor::dottedPath).toList().toString());
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof PageTooLargeException large) {
+        error.addContext("Page size limit", String.format("the turbo-parquet format property maxPageBytes (default %d)"
+            + " raises it, e.g. for one query: table(<table>(type => 'turbo-parquet', maxPageBytes => %d))",
+            DrillScanOptions.DEFAULT_MAX_PAGE_BYTES, large.pageBytes()));
+        break;
+      }
+    }
+    return error.build(logger);
   }
 
   /** Adds this reader's own counters to the profile; the pipeline's are the scan batch's to report. */

@@ -21,4 +21,16 @@ public record ChunkLocation(String file, int rowGroup, ColumnChunkMeta chunk) {
             + cause.getMessage();
     return new ParquetCorruptionException(file, describe() + ", page at offset " + pageOffset + ": " + detail, cause);
   }
+
+  /**
+   * Throws the error for the page at {@code pageOffset} unless its header's uncompressed size is
+   * within {@code maxPageBytes}: called before anything is allocated for the page.
+   */
+  public void checkPageSize(long pageOffset, int uncompressedSize, int maxPageBytes) throws PageTooLargeException {
+    if (uncompressedSize > maxPageBytes) {
+      throw new PageTooLargeException(file, describe() + ", page at offset " + pageOffset + ": claims "
+          + uncompressedSize + " uncompressed bytes, more than the limit of " + maxPageBytes + " (option maxPageBytes)",
+          uncompressedSize);
+    }
+  }
 }

@@ -30,6 +30,7 @@ public final class IndexedPageReader implements PageSource {
   private final long numRows;
   private final String where;
   private final PageHeaderDecoder headers;
+  private final int maxPageBytes;
   private boolean headDone;
   private int nextPage;
   private int segment;
@@ -38,9 +39,10 @@ public final class IndexedPageReader implements PageSource {
    * @param segments in file order; together they cover the chunk's bytes before its first indexed
    *     page and every selected page
    * @param numRows rows of the row group (the last page's rows end there)
+   * @param maxPageBytes the largest uncompressed page read: a header claiming more is refused, the page unread
    */
   public IndexedPageReader(ChunkLocation location, List<Segment> segments, OffsetIndex index, boolean[] selected,
-      long numRows) {
+      long numRows, int maxPageBytes) {
     if (selected.length != index.pageCount() || segments.isEmpty()) {
       throw new IllegalArgumentException(location.describe() + ": indexed reads need one flag per page and at least"
           + " one segment");
@@ -52,6 +54,7 @@ public final class IndexedPageReader implements PageSource {
     this.numRows = numRows;
     this.where = location.describe();
     this.headers = new PageHeaderDecoder(location.file());
+    this.maxPageBytes = maxPageBytes;
   }
 
   @Override
@@ -81,7 +84,7 @@ public final class IndexedPageReader implements PageSource {
     while (first.start() < dataStart && in.position() < dataStart) {
       long offset = in.position();
       PageHeaderInfo header = headers.read(in, offset, where);
-      ByteBuf body = PageReader.body(in, header, offset, location);
+      ByteBuf body = PageReader.body(in, header, offset, location, maxPageBytes);
       if (in.position() > dataStart) {
         body.release();
         throw location.corruption(offset, "the page runs past the offset index's first page at offset " + dataStart,
@@ -119,7 +122,7 @@ public final class IndexedPageReader implements PageSource {
           + (header.type() == PageType.DATA_PAGE_V2 ? " in " + header.numRows() + " rows" : "")
           + ", the offset index gives it " + rows + " rows", null);
     }
-    return new Page(header, PageReader.body(in, header, offset, location), offset, first[p], rows);
+    return new Page(header, PageReader.body(in, header, offset, location, maxPageBytes), offset, first[p], rows);
   }
 
   /** The input of the segment holding {@code offset}, positioned there. */

@@ -58,6 +58,8 @@ public final class PageDecompressor {
       throw new ParquetCorruptionException(location.file(), location.describe() + ": unknown compression codec id "
           + location.chunk().codecId());
     }
+    // The page readers checked it before reading the page; pages read otherwise (RowGroupPruning) are checked here.
+    location.checkPageSize(page.offset(), h.uncompressedSize(), maxPageBytes);
     if (verifyChecksums && h.hasCrc()) {
       verifyCrc(page);
     }
@@ -99,8 +101,8 @@ public final class PageDecompressor {
   }
 
   /**
-   * Checks a compressed page's declared size before a buffer of that size is allocated: within the
-   * page size limit, within what the codec's format can expand the stored bytes to, and, when the
+   * Checks a compressed page's declared size (already within the page size limit) before a buffer of
+   * that size is allocated: within what the codec's format can expand the stored bytes to, and, when the
    * claim is large and far above the stored bytes, equal to what they really decompress to
    * (measured through a small window; ZSTD, BROTLI and GZIP can expand far enough to need it).
    */
@@ -111,9 +113,6 @@ public final class PageDecompressor {
     ParquetCorruptionException.validate(stored >= 0 && claim >= 0, location.file(),
         "%s: page at offset %d has %d bytes of levels, more than its sizes (%d stored, %d uncompressed)",
         location.describe(), page.offset(), levels, h.compressedSize(), h.uncompressedSize());
-    ParquetCorruptionException.validate(h.uncompressedSize() <= maxPageBytes, location.file(),
-        "%s: page at offset %d claims %d uncompressed bytes, more than the limit of %d (option maxPageBytes)",
-        location.describe(), page.offset(), h.uncompressedSize(), maxPageBytes);
     long ratio = Decompressors.maxExpansion(codec);
     ParquetCorruptionException.validate(ratio == Long.MAX_VALUE || claim <= stored * ratio + EXPANSION_SLACK,
         location.file(), "%s: page at offset %d claims %d uncompressed bytes from %d %s bytes, more than %s can expand to",

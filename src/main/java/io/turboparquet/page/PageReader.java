@@ -20,12 +20,15 @@ public final class PageReader implements PageSource {
   private final long numValues;
   private final String where;
   private final PageHeaderDecoder headers;
+  private final int maxPageBytes;
   private long valuesSeen;
   private boolean seenDataPage;
 
-  public PageReader(ChunkInput input, ChunkLocation location) {
+  /** @param maxPageBytes the largest uncompressed page read: a header claiming more is refused, the page unread */
+  public PageReader(ChunkInput input, ChunkLocation location, int maxPageBytes) {
     this.input = input;
     this.location = location;
+    this.maxPageBytes = maxPageBytes;
     this.numValues = location.chunk().numValues();
     this.where = location.describe(); // once, not per page header
     this.headers = new PageHeaderDecoder(location.file()); // reused: no allocation per header but the result
@@ -40,7 +43,7 @@ public final class PageReader implements PageSource {
     while (valuesSeen < numValues) {
       long offset = input.position();
       PageHeaderInfo header = headers.read(input, offset, where);
-      ByteBuf body = body(input, header, offset, location);
+      ByteBuf body = body(input, header, offset, location, maxPageBytes);
       PageType type = header.type();
       if (type == PageType.DICTIONARY_PAGE) {
         if (seenDataPage) {
@@ -65,8 +68,13 @@ public final class PageReader implements PageSource {
     return null;
   }
 
-  /** The stored bytes of the page whose header was just read from {@code in} at {@code offset}. */
-  static ByteBuf body(ChunkInput in, PageHeaderInfo header, long offset, ChunkLocation location) throws IOException {
+  /**
+   * The stored bytes of the page whose header was just read from {@code in} at {@code offset}, once
+   * its uncompressed size is found within {@code maxPageBytes}.
+   */
+  static ByteBuf body(ChunkInput in, PageHeaderInfo header, long offset, ChunkLocation location, int maxPageBytes)
+      throws IOException {
+    location.checkPageSize(offset, header.uncompressedSize(), maxPageBytes);
     try {
       return in.getNext(header.compressedSize());
     } catch (EOFException e) { // the inputs check against the file's length before they allocate

@@ -122,11 +122,12 @@ final class RowGroupScanner implements AutoCloseable {
           if (index != null) {
             List<IndexedPageReader.Segment> segments = fetch.segments(i);
             inputs = segments.stream().map(IndexedPageReader.Segment::input).toList();
-            pages = new IndexedPageReader(location, segments, index, selection.selectedPages(i), rowGroup.numRows());
+            pages = new IndexedPageReader(location, segments, index, selection.selectedPages(i), rowGroup.numRows(),
+                options.maxPageBytes());
           } else {
             ChunkInput input = fetch.input(i);
             inputs = List.of(input);
-            pages = new PageReader(input, location);
+            pages = new PageReader(input, location, options.maxPageBytes());
           }
         } else {
           FSDataInputStream in = FileOpener.open(context.fileSystem(), path, meta.fileLength(),
@@ -134,10 +135,10 @@ final class RowGroupScanner implements AutoCloseable {
           streams.add(in);
           ChunkInput input = options.openChunk(in, meta, chunk, bufferSize, context.buffers());
           inputs = List.of(input);
-          PageSource pageReader = index == null ? new PageReader(input, location)
+          PageSource pageReader = index == null ? new PageReader(input, location, options.maxPageBytes())
               : new IndexedPageReader(location, List.of(new IndexedPageReader.Segment(chunk.startOffset(),
                   chunk.startOffset() + chunk.totalCompressedSize(), input)), index, selection.selectedPages(i),
-                  rowGroup.numRows()); // one stream over the chunk, skipping forward over unselected pages
+                  rowGroup.numRows(), options.maxPageBytes()); // one stream over the chunk, skipping unselected pages
           pages = options.asyncPageReads()
               ? new AsyncPageReader(pageReader, context.scanPool(), options.queueDepth(), prefetch)
               : pageReader;

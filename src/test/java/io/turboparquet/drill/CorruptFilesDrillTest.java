@@ -164,7 +164,7 @@ public class CorruptFilesDrillTest extends ClusterTest {
   }
 
   /** The allocator's memory once the failed query's fragments have closed (they close after the error). */
-  private static long settled(BufferAllocator allocator, long expected) throws InterruptedException {
+  static long settled(BufferAllocator allocator, long expected) throws InterruptedException {
     long now = allocator.getAllocatedMemory();
     for (int i = 0; i < 50 && now != expected; i++) {
       Thread.sleep(100);

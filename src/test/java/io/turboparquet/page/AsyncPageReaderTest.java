@@ -70,7 +70,7 @@ class AsyncPageReaderTest {
     ColumnChunkMeta chunk = meta.rowGroups().get(rowGroup).column(column);
     BufferedDirectBufInputStream input = new BufferedDirectBufInputStream(in, meta.file(), meta.fileLength(),
         chunk.startOffset(), chunk.totalCompressedSize(), bufferSize, buffers);
-    return new PageReader(input, new ChunkLocation(meta.file(), rowGroup, chunk));
+    return new PageReader(input, new ChunkLocation(meta.file(), rowGroup, chunk), Integer.MAX_VALUE);
   }
 
   /** Header and bytes of every page, as text, for comparison. */

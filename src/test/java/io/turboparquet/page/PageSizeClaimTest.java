@@ -12,25 +12,35 @@ import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.CompressionCodec;
 import io.turboparquet.format.Encoding;
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.FooterReader;
 import io.turboparquet.format.PageHeaderInfo;
 import io.turboparquet.format.PageType;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.PhysicalType;
 import io.turboparquet.format.Repetition;
+import io.turboparquet.io.DirectBufInputStream;
 import io.turboparquet.io.TrackingBufferSource;
+import io.turboparquet.testing.CorruptFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.xerial.snappy.Snappy;
 
 /**
  * A page header's uncompressed size is a claim: it is checked against the limit, the codec's
  * densest expansion and, when large and far above the stored bytes, the real decompressed size,
- * all before a buffer of that size exists. Valid pages at the codecs' densest still read.
+ * all before a buffer of that size exists (the page readers check the limit before reading a page at
+ * all). Valid pages at the codecs' densest still read.
  */
 class PageSizeClaimTest {
   private static final String FILE = "hostile.parquet";
@@ -72,6 +82,37 @@ class PageSizeClaimTest {
         64 * 1024);
     assertTrue(e.getMessage().contains("maxPageBytes"), e.getMessage());
     assertTrue(e.getMessage().startsWith("[" + FILE + "] row group 0 column v"), e.getMessage());
+  }
+
+  @Test
+  void pageReaderRefusesAnUncompressedPageAboveMaxPageBytesUnread(@TempDir java.nio.file.Path dir) throws IOException {
+    java.nio.file.Path file = CorruptFiles.base(dir); // uncompressed
+    FileSystem fs = FileSystem.getLocal(new Configuration()).getRaw();
+    try (FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path(file.toUri()))) {
+      FileMetadata meta = FooterReader.read(in, file.toString(), Files.size(file));
+      ColumnChunkMeta chunk = meta.rowGroups().get(0).column(0);
+      ChunkLocation location = new ChunkLocation(meta.file(), 0, chunk);
+      int size;
+      try (PageReader pages = new PageReader(input(in, meta, chunk), location, Integer.MAX_VALUE)) {
+        Page first = pages.next();
+        size = first.header().uncompressedSize();
+        first.release();
+      }
+      long allocations = source.allocations();
+      try (PageReader pages = new PageReader(input(in, meta, chunk), location, size - 1)) {
+        PageTooLargeException e = assertThrows(PageTooLargeException.class, pages::next);
+        assertTrue(e.getMessage().contains("row group 0 column id, page at offset " + chunk.startOffset() + ": claims "
+            + size + " uncompressed bytes, more than the limit of " + (size - 1) + " (option maxPageBytes)"),
+            e.getMessage());
+      }
+      assertEquals(allocations, source.allocations(), "read a page that was refused");
+    }
+  }
+
+  /** One exact read per page: a page's buffer is allocated only when it is read. */
+  private DirectBufInputStream input(FSDataInputStream in, FileMetadata meta, ColumnChunkMeta chunk) {
+    return new DirectBufInputStream(in, meta.file(), meta.fileLength(), chunk.startOffset(),
+        chunk.totalCompressedSize(), source);
   }
 
   @Test
