@@ -2,9 +2,11 @@ package io.turboparquet.drill;
 
 import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.ColumnOrder;
 import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.PageIndexLocation;
+import io.turboparquet.format.PhysicalType;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.SchemaNode;
 import java.io.IOException;
@@ -61,9 +63,10 @@ import org.apache.parquet.schema.PrimitiveType;
  * signed string min/max), as for the built-in reader.
  *
  * <p>Not passed on: page encoding stats and bloom filter offsets (our model keeps them for its own
- * pruning), and what our model does not keep: field ids, row-group ordinals, column orders (parquet-java's defaults apply, which equal what
- * it reads from files that declare type-defined orders), and a converted type that disagrees with
- * the logical type (the logical type is kept). Drill's planning and readers use none of them.
+ * pruning), and what our model does not keep: field ids, row-group ordinals, and a converted type
+ * that disagrees with the logical type (the logical type is kept). Column orders are not passed
+ * either: a chunk whose bounds Drill must not use gets its statistics without them
+ * ({@link #boundsUsable}), so parquet-java's type-defined default is right for what remains.
  */
 final class ParquetJavaFooters {
   private ParquetJavaFooters() {}
@@ -106,7 +109,7 @@ final class ParquetJavaFooters {
             || rootColumns.contains(c.column().path().get(0)))) {
           int leaf = c.column().index();
           block.addColumn(chunk(c, paths[leaf], leaves.get(leaf).getPrimitiveType(), footer.createdBy(), converter,
-              encodings));
+              encodings, boundsUsable(c, footer.columnOrder(c.column()))));
         }
       }
       blocks.add(block);
@@ -202,7 +205,8 @@ final class ParquetJavaFooters {
   /** One chunk as parquet-java's converter makes it from a Thrift ColumnMetaData. */
   private static ColumnChunkMetaData chunk(ColumnChunkMeta c, ColumnPath path, PrimitiveType type, String createdBy,
       ParquetMetadataConverter converter,
-      Map<List<io.turboparquet.format.Encoding>, Set<org.apache.parquet.column.Encoding>> encodingSets) {
+      Map<List<io.turboparquet.format.Encoding>, Set<org.apache.parquet.column.Encoding>> encodingSets,
+      boolean bounds) {
     Set<org.apache.parquet.column.Encoding> encodings = encodingSets.computeIfAbsent(c.encodings(), list -> {
       Set<org.apache.parquet.column.Encoding> set = new HashSet<>();
       for (io.turboparquet.format.Encoding e : list) {
@@ -212,7 +216,8 @@ final class ParquetJavaFooters {
     });
     ColumnChunkMetaData meta = ColumnChunkMetaData.get(path, type,
         CompressionCodecName.fromParquet(CompressionCodec.findByValue(c.codecId())), null, encodings,
-        converter.fromParquetStatistics(createdBy, c.statistics() == null ? null : statistics(c.statistics()), type),
+        converter.fromParquetStatistics(createdBy, c.statistics() == null ? null : statistics(c.statistics(), bounds),
+            type),
         c.dataPageOffset(), Math.max(0, c.dictionaryPageOffset()), c.numValues(), c.totalCompressedSize(),
         c.totalUncompressedSize());
     PageIndexLocation index = c.pageIndex();
@@ -225,8 +230,36 @@ final class ParquetJavaFooters {
     return meta;
   }
 
-  private static Statistics statistics(ColumnStatistics s) {
+  /**
+   * Whether Drill may prune by the chunk's min and max. Not under an order parquet-java 1.15 does
+   * not know (Drill would read the bounds as type-ordered), and for floating columns only where the
+   * chunk says it holds no NaN: Drill orders NaN above every number, but NaN never widens the bounds
+   * (IEEE 754 total order and the type order with {@code nan_count} leave it out; older writers
+   * drop or keep it depending on where it falls), so a chunk with NaN, or that may hold NaN, would
+   * be pruned by filters its NaN rows pass ({@code f > 3.5}).
+   */
+  static boolean boundsUsable(ColumnChunkMeta c, ColumnOrder order) {
+    ColumnDescriptor column = c.column();
+    if (!order.boundsUsable(column)) {
+      return false;
+    }
+    boolean floating = column.physicalType() == PhysicalType.FLOAT || column.physicalType() == PhysicalType.DOUBLE
+        || "FLOAT16".equals(column.logicalType());
+    return !floating || c.statistics() != null && c.statistics().nanCount() == 0;
+  }
+
+  /** The Thrift statistics of {@code s}; its bounds only if {@code bounds}. */
+  private static Statistics statistics(ColumnStatistics s, boolean bounds) {
     Statistics out = new Statistics();
+    if (s.hasNullCount()) {
+      out.setNull_count(s.nullCount());
+    }
+    if (s.hasDistinctCount()) {
+      out.setDistinct_count(s.distinctCount());
+    }
+    if (!bounds) {
+      return out;
+    }
     if (s.max() != null) {
       out.setMax(ByteBuffer.wrap(s.max()));
     }
@@ -238,12 +271,6 @@ final class ParquetJavaFooters {
     }
     if (s.minValue() != null) {
       out.setMin_value(ByteBuffer.wrap(s.minValue()));
-    }
-    if (s.hasNullCount()) {
-      out.setNull_count(s.nullCount());
-    }
-    if (s.hasDistinctCount()) {
-      out.setDistinct_count(s.distinctCount());
     }
     return out;
   }

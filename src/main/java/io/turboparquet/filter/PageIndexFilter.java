@@ -11,7 +11,9 @@ import io.turboparquet.format.ColumnIndex;
  * usable index, an order this reader does not implement, bounds that do not decode or contradict
  * each other, NaN bounds, and (for FLOAT/DOUBLE) {@code >}, {@code >=} and {@code <>}, which a NaN
  * may satisfy in engines that order NaN above all numbers while some writers leave NaN out of the
- * bounds. The boundary order is not used: pages are tested one by one (cheap: one test per page).
+ * bounds, unless the page's {@code nan_counts} entry says it holds none. The caller leaves out
+ * column indexes whose column order makes their bounds unusable ({@code ColumnOrder#boundsUsable}).
+ * The boundary order is not used: pages are tested one by one (cheap: one test per page).
  */
 public final class PageIndexFilter {
   /** One row group's page indexes, as far as they are present and valid. */
@@ -109,11 +111,15 @@ public final class PageIndexFilter {
       return true;
     }
     Predicate.Op op = leaf.op();
-    if (order.mayHideNaN() && (op == Predicate.Op.GT || op == Predicate.Op.GE || op == Predicate.Op.NE)) {
+    // nan_counts, where written, say whether the page holds NaN (its bounds never include them).
+    boolean mayHoldNaN = order.mayHideNaN() && (ci.nanCounts() == null || ci.nanCounts()[i] != 0);
+    if (mayHoldNaN && (op == Predicate.Op.GT || op == Predicate.Op.GE || op == Predicate.Op.NE)) {
       return true;
     }
     for (Object v : leaf.values()) {
-      if (order.isNaN(v) || within(op, order.compare(min, v), order.compare(max, v))) {
+      boolean may = order.isNaN(v) ? op != Predicate.Op.EQ || mayHoldNaN
+          : within(op, order.compare(min, v), order.compare(max, v));
+      if (may) {
         return true;
       }
     }

@@ -9,9 +9,10 @@ import java.util.List;
  * @param nullCounts per page, or null when absent
  * @param repetitionLevelHistograms flattened per page, or null when absent
  * @param definitionLevelHistograms flattened per page, or null when absent
+ * @param nanCounts per page (FLOAT, DOUBLE, FLOAT16), or null when absent: then any page may hold NaN
  */
 public record ColumnIndex(boolean[] nullPages, List<byte[]> minValues, List<byte[]> maxValues, int boundaryOrder,
-    long[] nullCounts, long[] repetitionLevelHistograms, long[] definitionLevelHistograms) {
+    long[] nullCounts, long[] repetitionLevelHistograms, long[] definitionLevelHistograms, long[] nanCounts) {
 
   public int pageCount() {
     return nullPages.length;

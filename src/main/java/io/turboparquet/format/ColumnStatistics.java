@@ -9,7 +9,7 @@ import java.util.HexFormat;
  *
  * <p>A footer holds one per column chunk, so all of it lives in one byte array (the object is a
  * header and a reference): a byte of which fields are present, a byte for the two exactness
- * flags, the counts as unsigned varints, then each bound present as a varint length and its bytes,
+ * flags and whether {@code nan_count} is present, the counts as unsigned varints (null, distinct, NaN), then each bound present as a varint length and its bytes,
  * in the order max_value, min_value, max, min. A deprecated bound equal to the new one is stored
  * once (a flag says so): writers store a chunk's bounds twice. The bound accessors copy.
  */
@@ -22,6 +22,7 @@ public final class ColumnStatistics {
   private static final int MIN = 32;
   private static final int MAX_IS_MAX_VALUE = 64;
   private static final int MIN_IS_MIN_VALUE = 128;
+  private static final int NAN_COUNT = 16; // in the second byte
   private static final long ABSENT = -1;
 
   private final byte[] packed;
@@ -41,9 +42,9 @@ public final class ColumnStatistics {
    * {@code src} (the decoder has checked them).
    */
   public static ColumnStatistics of(byte[] src, long max, long min, long nullCount, long distinctCount, long maxValue,
-      long minValue, Boolean maxValueExact, Boolean minValueExact) {
-    if (nullCount < ABSENT || distinctCount < ABSENT) {
-      throw new IllegalArgumentException("negative count " + nullCount + " / " + distinctCount);
+      long minValue, Boolean maxValueExact, Boolean minValueExact, long nanCount) {
+    if (nullCount < ABSENT || distinctCount < ABSENT || nanCount < ABSENT) {
+      throw new IllegalArgumentException("negative count " + nullCount + " / " + distinctCount + " / " + nanCount);
     }
     boolean maxShared = maxValue != ABSENT && max != ABSENT && same(src, max, maxValue);
     boolean minShared = minValue != ABSENT && min != ABSENT && same(src, min, minValue);
@@ -57,13 +58,15 @@ public final class ColumnStatistics {
         | (maxValue != ABSENT ? MAX_VALUE : 0) | (minValue != ABSENT ? MIN_VALUE : 0)
         | (max != ABSENT || maxShared ? MAX : 0) | (min != ABSENT || minShared ? MIN : 0)
         | (maxShared ? MAX_IS_MAX_VALUE : 0) | (minShared ? MIN_IS_MIN_VALUE : 0);
-    byte[] out = new byte[2 + varintSize(nullCount) + varintSize(distinctCount) + storedSize(maxValue)
+    byte[] out = new byte[2 + varintSize(nullCount) + varintSize(distinctCount) + varintSize(nanCount)
+        + storedSize(maxValue)
         + storedSize(minValue) + storedSize(max) + storedSize(min)];
     out[0] = (byte) flags;
     out[1] = (byte) ((maxValueExact == null ? 0 : maxValueExact ? 3 : 1) | (minValueExact == null ? 0 : minValueExact
-        ? 12 : 4));
+        ? 12 : 4) | (nanCount != ABSENT ? NAN_COUNT : 0));
     int p = putVarint(out, 2, nullCount);
     p = putVarint(out, p, distinctCount);
+    p = putVarint(out, p, nanCount);
     p = putBound(out, p, src, maxValue);
     p = putBound(out, p, src, minValue);
     p = putBound(out, p, src, max);
@@ -101,6 +104,12 @@ public final class ColumnStatistics {
     return (packed[0] & DISTINCT_COUNT) != 0 ? varint(skipVarints(2, packed[0] & NULL_COUNT)) : ABSENT;
   }
 
+  /** {@code nan_count} (FLOAT, DOUBLE, FLOAT16), or -1 when unset: then NaN may be present. */
+  public long nanCount() {
+    int before = Integer.bitCount(packed[0] & (NULL_COUNT | DISTINCT_COUNT));
+    return (packed[1] & NAN_COUNT) != 0 ? varint(skipVarints(2, before)) : ABSENT;
+  }
+
   public boolean hasNullCount() {
     return (packed[0] & NULL_COUNT) != 0;
   }
@@ -130,7 +139,8 @@ public final class ColumnStatistics {
     if ((flags & flag) == 0) {
       return null;
     }
-    int p = skipVarints(2, Integer.bitCount(flags & (NULL_COUNT | DISTINCT_COUNT)));
+    int counts = Integer.bitCount(flags & (NULL_COUNT | DISTINCT_COUNT)) + ((packed[1] & NAN_COUNT) != 0 ? 1 : 0);
+    int p = skipVarints(2, counts);
     int stored = flags & ~(flags >>> 2 & (MAX | MIN)); // a shared deprecated bound is not stored
     for (int f = MAX_VALUE; f < flag; f <<= 1) {
       if ((stored & f) != 0) {
@@ -220,7 +230,7 @@ public final class ColumnStatistics {
   public String toString() {
     return "ColumnStatistics[min=" + hex(min()) + ", max=" + hex(max()) + ", nullCount=" + nullCount()
         + ", distinctCount=" + distinctCount() + ", minValue=" + hex(minValue()) + ", maxValue=" + hex(maxValue())
-        + ", exact=" + minValueExact() + "/" + maxValueExact() + "]";
+        + ", exact=" + minValueExact() + "/" + maxValueExact() + ", nanCount=" + nanCount() + "]";
   }
 
   private static String hex(byte[] b) {

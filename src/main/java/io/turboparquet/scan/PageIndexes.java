@@ -2,6 +2,7 @@ package io.turboparquet.scan;
 
 import io.turboparquet.filter.PageIndexFilter;
 import io.turboparquet.format.ColumnChunkMeta;
+import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.ColumnIndex;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.OffsetIndex;
@@ -60,7 +61,8 @@ final class PageIndexes implements PageIndexFilter.Indexes {
     }
     for (int leaf : columnLeaves) {
       PageIndexLocation at = rg.column(leaf).pageIndex();
-      if (at != null && at.hasColumnIndex()
+      ColumnDescriptor column = rg.column(leaf).column();
+      if (at != null && at.hasColumnIndex() && meta.columnOrder(column).boundsUsable(column)
           && out.inFile(meta, rg.column(leaf), at.columnIndexOffset(), at.columnIndexLength(), "column index")) {
         parts.add(new long[] {at.columnIndexOffset(), at.columnIndexLength(), leaf, 1});
       }

@@ -264,7 +264,7 @@ public class DrillPredicatesDrillTest extends ClusterTest {
         public ColumnIndex columnIndex(int leaf) {
           byte[] v = row[leaf];
           return new ColumnIndex(new boolean[] {v == null}, Arrays.asList(v == null ? new byte[0] : v),
-              Arrays.asList(v == null ? new byte[0] : v), 0, new long[] {v == null ? 1 : 0}, null, null);
+              Arrays.asList(v == null ? new byte[0] : v), 0, new long[] {v == null ? 1 : 0}, null, null, null);
         }
 
         @Override

@@ -72,7 +72,7 @@ class FilterTest {
   }
 
   static ColumnIndex index(boolean[] nullPages, List<byte[]> mins, List<byte[]> maxs, long[] nullCounts) {
-    return new ColumnIndex(nullPages, mins, maxs, 0, nullCounts, null, null);
+    return new ColumnIndex(nullPages, mins, maxs, 0, nullCounts, null, null, null);
   }
 
   static byte[] i64(long v) {
@@ -144,6 +144,18 @@ class FilterTest {
     assertEquals("[[0, 20)]", ranges("d <> 1.5", ci, first, 20).toString());
     ColumnIndex zeros = index(new boolean[1], List.of(f64(-0.0)), List.of(f64(0.0)), null);
     assertEquals("[[0, 5)]", ranges("d = 0", zeros, new long[] {0}, 5).toString(), "-0.0 equals 0");
+  }
+
+  /** nan_counts (parquet-java 1.18, either column order): a page with none of them is decided like any other. */
+  @Test
+  void nanCountsLetAboveComparisonsSkipPagesWithoutNaN() {
+    ColumnIndex ci = new ColumnIndex(new boolean[3], List.of(f64(1), f64(1), f64(Double.NaN)),
+        List.of(f64(1), f64(2), f64(Double.NaN)), 0, null, null, null, new long[] {0, 4, 10});
+    long[] first = {0, 10, 20};
+    assertEquals("[[10, 30)]", ranges("d > 100", ci, first, 30).toString(), "page 1 holds NaN, page 2 only NaN");
+    assertEquals("[[10, 30)]", ranges("d <> 1", ci, first, 30).toString());
+    assertEquals("[[0, 30)]", ranges("d < 1.5", ci, first, 30).toString(), "an all-NaN page's NaN bounds decide nothing");
+    assertEquals("[[20, 30)]", ranges("d = 0", ci, first, 30).toString());
   }
 
   @Test

@@ -57,8 +57,18 @@ public final class ThriftFooterDecoder {
     }
     ParquetCorruptionException.validate(meta.getNum_rows() >= 0, file, "FileMetaData.num_rows is negative: %d",
         meta.getNum_rows());
+    List<ColumnOrder> orders = new ArrayList<>();
+    if (meta.isSetColumn_orders()) {
+      // parquet-format's generated union knows TYPE_ORDER only; any other member leaves it unset.
+      for (org.apache.parquet.format.ColumnOrder o : meta.getColumn_orders()) {
+        orders.add(o.isSetTYPE_ORDER() ? ColumnOrder.TYPE_DEFINED : ColumnOrder.UNKNOWN);
+      }
+      if (orders.size() != schema.columns().size()) {
+        orders = java.util.Collections.nCopies(schema.columns().size(), ColumnOrder.UNKNOWN);
+      }
+    }
     return new FileMetadata(file, fileLength, footerLength, meta.getNum_rows(), meta.getCreated_by(), schema,
-        rowGroups, kv);
+        rowGroups, kv, orders);
   }
 
   private static RowGroupMeta convertRowGroup(String file, long fileLength, Schema schema, int index, RowGroup rg)

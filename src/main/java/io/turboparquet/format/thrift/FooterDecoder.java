@@ -6,11 +6,14 @@ import static io.turboparquet.format.thrift.ThriftCursor.I64;
 import static io.turboparquet.format.thrift.ThriftCursor.LIST;
 import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
 
+import io.turboparquet.format.ColumnOrder;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.Schema;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +46,7 @@ public final class FooterDecoder {
     int rowGroupsAt = -1;
     Map<String, String> keyValues = new LinkedHashMap<>();
     String createdBy = null;
+    List<ColumnOrder> columnOrders = List.of();
     for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
       int at = r.position();
       if (f == (1 << 4 | I32)) {
@@ -78,7 +82,11 @@ public final class FooterDecoder {
         createdBy = r.readString("FileMetaData.created_by");
         f = r.readField(6);
       }
-      f = r.position() == at ? r.skipField(f) : f; // column orders, encryption, fields from the future
+      if (f == (7 << 4 | LIST)) {
+        columnOrders = columnOrders(r);
+        f = r.readField(7);
+      }
+      f = r.position() == at ? r.skipField(f) : f; // encryption, fields from the future
     }
     r.require(hasVersion, "FileMetaData.version");
     if (schema == null) {
@@ -95,7 +103,40 @@ public final class FooterDecoder {
     if (numRows < 0) {
       throw r.corrupt("FileMetaData.num_rows is negative: " + numRows);
     }
-    return new FileMetadata(file, fileLength, length, numRows, createdBy, schema, rowGroups, keyValues);
+    if (!columnOrders.isEmpty() && columnOrders.size() != schema.columns().size()) {
+      // Nothing can say which order belongs to which leaf: no leaf's bounds are used.
+      columnOrders = Collections.nCopies(schema.columns().size(), ColumnOrder.UNKNOWN);
+    }
+    return new FileMetadata(file, fileLength, length, numRows, createdBy, schema, rowGroups, keyValues,
+        columnOrders);
+  }
+
+  /**
+   * FileMetaData.column_orders: a list of the union {@code ColumnOrder} (1: TYPE_ORDER, 2:
+   * IEEE_754_TOTAL_ORDER, 3: INT96_TIMESTAMP_ORDER, each an empty struct); any other member,
+   * or none, is {@link ColumnOrder#UNKNOWN}.
+   */
+  private static List<ColumnOrder> columnOrders(ThriftCursor r) throws ParquetCorruptionException {
+    int n = r.readList("FileMetaData.column_orders", STRUCT);
+    List<ColumnOrder> out = new ArrayList<>(n);
+    for (int i = 0; i < n; i++) {
+      ColumnOrder order = ColumnOrder.UNKNOWN;
+      int last = 0;
+      for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
+        last = ThriftCursor.fieldId(f);
+        r.skip(ThriftCursor.fieldType(f)); // the members are empty structs (future fields skipped)
+        if (ThriftCursor.fieldType(f) == STRUCT) {
+          order = switch (last) {
+            case 1 -> ColumnOrder.TYPE_DEFINED;
+            case 2 -> ColumnOrder.IEEE_754_TOTAL;
+            case 3 -> ColumnOrder.INT96_TIMESTAMP;
+            default -> ColumnOrder.UNKNOWN;
+          };
+        }
+      }
+      out.add(order);
+    }
+    return out;
   }
 
   /**

@@ -32,6 +32,7 @@ public final class PageIndexDecoder {
     long[] nullCounts = null;
     long[] repHistograms = null;
     long[] defHistograms = null;
+    long[] nanCounts = null;
     for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
       int at = r.position();
       if (f == (1 << 4 | LIST)) {
@@ -62,6 +63,10 @@ public final class PageIndexDecoder {
         defHistograms = longs(r, "ColumnIndex.definition_level_histograms");
         f = r.readField(7);
       }
+      if (f == (8 << 4 | LIST)) {
+        nanCounts = longs(r, "ColumnIndex.nan_counts");
+        f = r.readField(8);
+      }
       f = r.position() == at ? r.skipField(f) : f;
     }
     r.require(nullPages != null, "ColumnIndex.null_pages");
@@ -69,11 +74,13 @@ public final class PageIndexDecoder {
     r.require(maxs != null, "ColumnIndex.max_values");
     r.require(boundaryOrder != -1, "ColumnIndex.boundary_order");
     int pages = nullPages.length;
-    if (mins.size() != pages || maxs.size() != pages || nullCounts != null && nullCounts.length != pages) {
+    if (mins.size() != pages || maxs.size() != pages || nullCounts != null && nullCounts.length != pages
+        || nanCounts != null && nanCounts.length != pages) {
       throw r.corrupt("ColumnIndex lists disagree on the page count: null_pages " + pages + ", min_values "
-          + mins.size() + ", max_values " + maxs.size() + (nullCounts == null ? "" : ", null_counts " + nullCounts.length));
+          + mins.size() + ", max_values " + maxs.size() + (nullCounts == null ? "" : ", null_counts " + nullCounts.length)
+          + (nanCounts == null ? "" : ", nan_counts " + nanCounts.length));
     }
-    return new ColumnIndex(nullPages, mins, maxs, boundaryOrder, nullCounts, repHistograms, defHistograms);
+    return new ColumnIndex(nullPages, mins, maxs, boundaryOrder, nullCounts, repHistograms, defHistograms, nanCounts);
   }
 
   public static OffsetIndex readOffsetIndex(String file, byte[] bytes, int offset, int length)

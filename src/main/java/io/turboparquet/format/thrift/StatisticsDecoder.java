@@ -25,6 +25,7 @@ final class StatisticsDecoder {
     long minValue = -1;
     Boolean maxExact = null;
     Boolean minExact = null;
+    long nanCount = -1;
     for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
       int at = r.position();
       if (f == (1 << 4 | BINARY)) {
@@ -61,8 +62,14 @@ final class StatisticsDecoder {
         minExact = boolField(f);
         f = r.readField(8);
       }
+      if (f == (9 << 4 | I64)) {
+        nanCount = r.readI64();
+        r.nonNegative(nanCount, "Statistics.nan_count");
+        f = r.readField(9);
+      }
       f = r.position() == at ? r.skipField(f) : f;
     }
-    return ColumnStatistics.of(r.bytes(), max, min, nullCount, distinctCount, maxValue, minValue, maxExact, minExact);
+    return ColumnStatistics.of(r.bytes(), max, min, nullCount, distinctCount, maxValue, minValue, maxExact, minExact,
+        nanCount);
   }
 }
