@@ -13,13 +13,13 @@ import java.util.Set;
  * Command-line flags: {@code --name value}, bare {@code --flag} switches, Hadoop configuration
  * properties ({@code -D key=value} or {@code -Dkey=value}), and positional words.
  */
-final class Args {
+public final class Args {
   private final Map<String, String> values = new HashMap<>();
   private final Map<String, String> properties = new LinkedHashMap<>();
   private final Set<String> used = new HashSet<>();
   private final List<String> positional = new ArrayList<>();
 
-  Args(String[] argv, Set<String> switches) {
+  public Args(String[] argv, Set<String> switches) {
     for (int i = 0; i < argv.length; i++) {
       String a = argv[i];
       if (a.startsWith("-D")) {
@@ -48,20 +48,20 @@ final class Args {
   }
 
   /** The {@code -D key=value} properties, in the order given. */
-  Map<String, String> properties() {
+  public Map<String, String> properties() {
     return properties;
   }
 
-  List<String> positional() {
+  public List<String> positional() {
     return positional;
   }
 
-  String string(String name, String fallback) {
+  public String string(String name, String fallback) {
     used.add(name);
     return values.getOrDefault(name, fallback);
   }
 
-  int integer(String name, int fallback) {
+  public int integer(String name, int fallback) {
     String v = string(name, null);
     try {
       return v == null ? fallback : Integer.parseInt(v);
@@ -70,7 +70,7 @@ final class Args {
     }
   }
 
-  long longValue(String name, long fallback) {
+  public long longValue(String name, long fallback) {
     String v = string(name, null);
     try {
       return v == null ? fallback : Long.parseLong(v);
@@ -79,7 +79,7 @@ final class Args {
     }
   }
 
-  boolean bool(String name, boolean fallback) {
+  public boolean bool(String name, boolean fallback) {
     String v = string(name, null);
     if (v == null) {
       return fallback;
@@ -91,18 +91,18 @@ final class Args {
     };
   }
 
-  boolean has(String name) {
+  public boolean has(String name) {
     return values.containsKey(name);
   }
 
   /** The column list of {@code --columns a,b}, or null for all columns. */
-  List<String> columns() {
+  public List<String> columns() {
     String v = string("columns", null);
     return v == null || v.isBlank() ? null : Arrays.asList(v.split(","));
   }
 
   /** Fails on flags no command asked for, so a typo is not silently ignored. */
-  void rejectUnknown() {
+  public void rejectUnknown() {
     for (String name : values.keySet()) {
       if (!used.contains(name)) {
         throw new UsageException("unknown flag --" + name);
@@ -110,8 +110,8 @@ final class Args {
     }
   }
 
-  static final class UsageException extends RuntimeException {
-    UsageException(String message) {
+  public static final class UsageException extends RuntimeException {
+    public UsageException(String message) {
       super(message);
     }
   }

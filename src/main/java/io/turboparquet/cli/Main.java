@@ -8,7 +8,6 @@ import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.FooterReader;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.thrift.FooterDecoder;
-import io.turboparquet.fuzz.FuzzCommand;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.TrackingBufferSource;
 import io.turboparquet.scan.Batch;
@@ -26,17 +25,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import io.turboparquet.storage.SlowFileSystem;
-import io.turboparquet.storage.StorageCounters;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StorageStatistics;
 
 /**
- * {@code turbo-parquet meta | scan | digest FILE [flags]} and {@code fuzz}: see README.md and docs/cli.md.
+ * {@code turbo-parquet meta | scan | digest FILE [flags]}: see README.md and docs/cli.md
+ * ({@code turbo-parquet fuzz} is a tool's, {@code io.turboparquet.fuzz.FuzzMain}).
  * FILE may be a directory or a glob, read as one dataset ({@link Dataset}).
  */
 public final class Main {
@@ -47,9 +46,7 @@ public final class Main {
       "                          [--no-dictionary-pruning] [--no-bloom-filter] [--no-late-materialization]",
       "       turbo-parquet digest FILE [--columns a,b] [scan flags]",
       "FILE: a local path or Hadoop URI (hdfs://, s3a://) of a file, a directory or a glob (one dataset)",
-      "       turbo-parquet fuzz [--seconds N] [--seed S] [--cases N] [--out DIR] [--corpus DIR,DIR] [--timeout MS]",
-      "                          [--in-process]",
-      "       turbo-parquet fuzz --replay FILE.properties|DIR [--timeout MS]",
+      "       turbo-parquet fuzz [flags] (the mutation fuzzer, docs/cli.md)",
       "scan flags: --async true|false  --buffered true|false  --buffer-size BYTES  --batch-size ROWS",
       "            --scan-threads N  --decode-threads N  --parallel-decode true|false  --queue-depth N",
       "            --read-ahead true|false  --memory-budget BYTES  --verify-checksums",
@@ -88,12 +85,9 @@ public final class Main {
 
   /** Runs a command; {@code env} is the environment (HADOOP_CONF_DIR is read from it). */
   static int run(String[] argv, PrintStream out, Map<String, String> env) throws IOException {
-    Args args = new Args(argv, Set.of("json", "verify-checksums", "floor", "in-process", "no-page-index",
+    Args args = new Args(argv, Set.of("json", "verify-checksums", "floor", "no-page-index",
         "no-dictionary-pruning", "no-bloom-filter", "no-late-materialization"));
     List<String> words = args.positional();
-    if (words.size() == 1 && words.get(0).equals("fuzz")) {
-      return fuzz(args, out);
-    }
     if (words.size() != 2) {
       throw new Args.UsageException(words.isEmpty() ? "no command" : "want a command and one FILE");
     }
@@ -230,7 +224,9 @@ public final class Main {
         TrackingBufferSource buffers = new TrackingBufferSource();
         ScanMetrics metrics = new ScanMetrics();
         ScanContext context = new ScanContext(fs, options, buffers, pools.scanPool(), pools.decodePool(), metrics);
-        StorageCounters storage = fs instanceof SlowFileSystem slow ? slow.counters() : null;
+        // A file system that counts what it served (the slow:// harness) says so in Hadoop's storage statistics.
+        StorageStatistics storage = fs.getStorageStatistics();
+        storage = storage != null && storage.isTracked("read_calls") ? storage : null;
         if (storage != null) {
           storage.reset();
         }
@@ -270,9 +266,9 @@ public final class Main {
         m.put("read_mb_per_s", wallMs > 0 ? Math.round(metrics.bytesRead() / 1e6 / (wallMs / 1e3) * 10) / 10.0 : 0);
         if (storage != null) {
           // Everything the slow file system served, footer included.
-          m.put("storage_read_calls", storage.calls());
-          m.put("storage_bytes", storage.bytes());
-          m.put("storage_streams", storage.opens());
+          m.put("storage_read_calls", storage.getLong("read_calls"));
+          m.put("storage_bytes", storage.getLong("bytes"));
+          m.put("storage_streams", storage.getLong("streams"));
         }
         m.put("peak_direct_bytes", buffers.peakBytes());
         out.println(json ? Json.object(m) : m.toString());
@@ -298,40 +294,6 @@ public final class Main {
       }
     }
     return 0;
-  }
-
-  /**
-   * The mutation fuzzer: a campaign of {@code --seconds} (and at most {@code --cases}) from
-   * {@code --seed}, each case in a child JVM unless {@code --in-process}, reproducers of failing
-   * cases in {@code --out}; or {@code --replay} of reproducers. Exit status 1 when a case fails.
-   */
-  private static int fuzz(Args args, PrintStream out) throws IOException {
-    long timeout = args.longValue("timeout", 10_000);
-    String replay = args.string("replay", null);
-    String home = System.getProperty("turbo.parquet.home", ".");
-    String corpus = args.string("corpus", home + "/../shared/data/parquet-testing");
-    List<java.nio.file.Path> corpora = java.util.Arrays.stream(corpus.split(",")).filter(c -> !c.isBlank())
-        .map(c -> java.nio.file.Paths.get(c).toAbsolutePath().normalize()).toList();
-    if (replay != null) {
-      args.rejectUnknown();
-      return FuzzCommand.replay(java.nio.file.Paths.get(replay), java.nio.file.Paths.get("target", "fuzz-replay"),
-          timeout, corpora, out) == 0 ? 0 : 1;
-    }
-    long seconds = args.longValue("seconds", 60);
-    long seed = args.longValue("seed", 1);
-    long cases = args.longValue("cases", Long.MAX_VALUE);
-    java.nio.file.Path dir = java.nio.file.Paths.get(args.string("out", "target/fuzz"));
-    boolean inProcess = args.bool("in-process", false);
-    args.rejectUnknown();
-    if (seconds < 1 || cases < 1 || timeout < 1) {
-      throw new Args.UsageException("--seconds, --cases and --timeout must be positive");
-    }
-    try {
-      return FuzzCommand.campaign(seed, cases, seconds, dir, timeout, corpora, inProcess, out) == 0 ? 0 : 1;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("interrupted");
-    }
   }
 
   /**

@@ -181,46 +181,5 @@ class MainTest {
     assertTrue(e.getMessage().contains("nope"), e.getMessage());
   }
 
-  /** Runs {@code fuzz} and checks that the final counts add up to the cases and agree with the exit status. */
-  private static void fuzzCountsAddUp(Path dir, long cases, String... extra) throws IOException {
-    List<String> args = new java.util.ArrayList<>(List.of("fuzz", "--cases", Long.toString(cases), "--seconds", "120",
-        "--seed", "3", "--out", dir.resolve("out").toString(), "--corpus", CORPUS.toString()));
-    args.addAll(List.of(extra));
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int status;
-    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-      status = Main.run(args.toArray(String[]::new), out);
-    }
-    String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\n");
-    String last = lines[lines.length - 1];
-    Matcher m = Pattern.compile("cases (\\d+):((?: [A-Z_]+ \\d+)+)$").matcher(last);
-    assertTrue(m.find(), last);
-    assertEquals(cases, Long.parseLong(m.group(1)), last);
-    long sum = 0;
-    long failures = 0;
-    Matcher c = Pattern.compile(" ([A-Z_]+) (\\d+)").matcher(m.group(2));
-    while (c.find()) {
-      long n = Long.parseLong(c.group(2));
-      sum += n;
-      failures += io.turboparquet.fuzz.Outcome.valueOf(c.group(1)).isFailure() ? n : 0;
-    }
-    assertEquals(cases, sum, last);
-    assertEquals(failures > 0 ? 1 : 0, status, last);
-  }
 
-  @Test
-  void fuzzInProcessCountsEveryCaseAndFailsOnlyOnFailures(@org.junit.jupiter.api.io.TempDir Path dir)
-      throws IOException {
-    fuzzCountsAddUp(dir, 60, "--in-process");
-  }
-
-  @Test
-  void fuzzInChildJvmsCountsEveryCase(@org.junit.jupiter.api.io.TempDir Path dir) throws IOException {
-    fuzzCountsAddUp(dir, 40);
-  }
-
-  @Test
-  void fuzzRejectsUnknownFlags() {
-    assertThrows(Args.UsageException.class, () -> Main.run(new String[] {"fuzz", "--secs", "3"}, System.out));
-  }
 }

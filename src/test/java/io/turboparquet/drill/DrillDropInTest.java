@@ -117,15 +117,21 @@ class DrillDropInTest {
   }
 
   /**
-   * The plugin jar holds our classes (relocated brotli under io.turboparquet.shaded), none of which a
-   * Drill jar has, and everything its classes use is in Drill's jars or in it (jdeps finds nothing missing).
+   * The plugin jar holds our product classes (relocated brotli under io.turboparquet.shaded), no tool's,
+   * none of which a Drill jar has, and everything its classes use is in Drill's jars or in it (jdeps finds nothing missing).
    */
   private static void pluginJarClashesWithNothing(Path pluginJar, List<Path> drillJars) throws IOException {
     Set<String> ours = new HashSet<>();
     try (ZipFile zip = new ZipFile(pluginJar.toFile())) {
       zip.stream().map(ZipEntry::getName).filter(n -> n.endsWith(".class")).forEach(ours::add);
       assertTrue(zip.getEntry("drill-module.conf") != null, "drill-module.conf in " + pluginJar);
+      assertTrue(zip.getEntry("META-INF/services/org.apache.hadoop.fs.FileSystem") == null,
+          "the slow:// harness's registration in " + pluginJar);
     }
+    // The tools (src/tools, src/jmh) stay out; jdeps below finds any product class that still uses one.
+    assertEquals(List.of(), ours.stream().filter(n -> n.startsWith("io/turboparquet/fuzz/")
+        || n.startsWith("io/turboparquet/storage/") || n.startsWith("io/turboparquet/drill/demo/")
+        || n.startsWith("io/turboparquet/bench/")).toList(), "tool classes in " + pluginJar);
     assertTrue(ours.contains("io/turboparquet/drill/TurboParquetFormatPlugin.class"), "plugin class in the jar");
     assertEquals(List.of(), ours.stream().filter(n -> !n.startsWith("io/turboparquet/")).sorted().toList(),
         "classes outside io.turboparquet in " + pluginJar);
