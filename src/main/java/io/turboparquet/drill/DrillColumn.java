@@ -38,7 +38,7 @@ final class DrillColumn {
 
   /** What happens to a batch's values on their way into the vector. */
   enum Conversion {
-    /** Same bytes, same width (INT, BIGINT, FLOAT4/8, TIME millis, TIMESTAMP millis, UINT4/8). */
+    /** Same bytes, same width (INT, BIGINT, FLOAT4/8, TIME millis, TIMESTAMP millis, UINT4/8, UINT_8/16 as INT). */
     COPY,
     /** INT32 days to DATE's int64 milliseconds. */
     DAYS_TO_MILLIS,
@@ -58,6 +58,10 @@ final class DrillColumn {
     FIXED_TO_VARIABLE,
     /** INT32 / INT64 unscaled decimal to VARDECIMAL's big-endian two's complement bytes. */
     LONG_TO_DECIMAL,
+    /** UINT_64 to VARDECIMAL(20,0): the same, the 64 bits read unsigned (2^63 and up take a ninth byte). */
+    ULONG_TO_DECIMAL,
+    /** UINT_32 to BIGINT, zero-extended. */
+    UINT32_TO_LONG,
     /** INT96 (nanos of day, Julian day) to TIMESTAMP milliseconds in the JVM's zone, as Drill's reader. */
     INT96_TO_MILLIS,
     /** INTERVAL's 12 bytes (months, days, millis) into Drill's 16-byte INTERVAL slots. */
@@ -88,7 +92,7 @@ final class DrillColumn {
   /** Whether the vector is variable-width (offsets and bytes), for the profile's split of copy time. */
   boolean isVariableWidth() {
     return conversion == Conversion.VARIABLE || conversion == Conversion.FIXED_TO_VARIABLE
-        || conversion == Conversion.LONG_TO_DECIMAL;
+        || conversion == Conversion.LONG_TO_DECIMAL || conversion == Conversion.ULONG_TO_DECIMAL;
   }
 
   /** The Drill column for a flat Parquet column, read as Drill's own reader reads it. */
@@ -120,8 +124,12 @@ final class DrillColumn {
       case INT32 -> switch (logical) {
         case "", "INT_8", "INT_16", "INT_32", "INTEGER(8,TRUE)", "INTEGER(16,TRUE)", "INTEGER(32,TRUE)" ->
             new DrillColumn(c, Types.withMode(MinorType.INT, mode), Conversion.COPY);
-        case "UINT_8", "UINT_16", "UINT_32", "INTEGER(8,FALSE)", "INTEGER(16,FALSE)", "INTEGER(32,FALSE)" ->
-            new DrillColumn(c, Types.withMode(MinorType.UINT4, mode), Conversion.COPY);
+        case "UINT_8", "UINT_16", "INTEGER(8,FALSE)", "INTEGER(16,FALSE)" -> reading.unsignedAsUInt()
+            ? new DrillColumn(c, Types.withMode(MinorType.UINT4, mode), Conversion.COPY)
+            : new DrillColumn(c, Types.withMode(MinorType.INT, mode), Conversion.COPY); // 0..65535 fit
+        case "UINT_32", "INTEGER(32,FALSE)" -> reading.unsignedAsUInt()
+            ? new DrillColumn(c, Types.withMode(MinorType.UINT4, mode), Conversion.COPY)
+            : new DrillColumn(c, Types.withMode(MinorType.BIGINT, mode), Conversion.UINT32_TO_LONG);
         case "DATE" -> new DrillColumn(c, Types.withMode(MinorType.DATE, mode), switch (reading.dates()) {
           case META_SHOWS_NO_CORRUPTION -> Conversion.DAYS_TO_MILLIS;
           case META_SHOWS_CORRUPTION -> Conversion.SHIFTED_DAYS_TO_MILLIS;
@@ -135,7 +143,10 @@ final class DrillColumn {
         case "", "INT_64", "INTEGER(64,TRUE)", "TIMESTAMP(NANOS,TRUE)", "TIMESTAMP(NANOS,FALSE)",
             "TIME(NANOS,TRUE)", "TIME(NANOS,FALSE)" ->
             new DrillColumn(c, Types.withMode(MinorType.BIGINT, mode), Conversion.COPY);
-        case "UINT_64", "INTEGER(64,FALSE)" -> new DrillColumn(c, Types.withMode(MinorType.UINT8, mode), Conversion.COPY);
+        case "UINT_64", "INTEGER(64,FALSE)" -> reading.unsignedAsUInt()
+            ? new DrillColumn(c, Types.withMode(MinorType.UINT8, mode), Conversion.COPY)
+            : new DrillColumn(c, Types.withPrecisionAndScale(MinorType.VARDECIMAL, mode, 20, 0),
+                Conversion.ULONG_TO_DECIMAL);
         case "TIMESTAMP_MILLIS", "TIMESTAMP(MILLIS,TRUE)", "TIMESTAMP(MILLIS,FALSE)" ->
             new DrillColumn(c, Types.withMode(MinorType.TIMESTAMP, mode), Conversion.COPY);
         case "TIMESTAMP_MICROS", "TIMESTAMP(MICROS,TRUE)", "TIMESTAMP(MICROS,FALSE)" -> reading.timestampMicrosAsInt64()
@@ -227,6 +238,13 @@ final class DrillColumn {
           PlatformDependent.putLong(out + 8L * i, PlatformDependent.getLong(in + 8L * i) / 1000);
         }
       }
+      case UINT32_TO_LONG -> {
+        long in = input(src, rows, 4);
+        long out = fixedOutput(vector, values, rows, 8);
+        for (int i = 0; i < rows; i++) {
+          PlatformDependent.putLong(out + 8L * i, PlatformDependent.getInt(in + 4L * i) & 0xffffffffL);
+        }
+      }
       case MICROS_TO_MILLIS_INT -> {
         long in = input(src, rows, 8);
         long out = fixedOutput(vector, values, rows, 4);
@@ -299,7 +317,8 @@ final class DrillColumn {
           }
         }
       }
-      case LONG_TO_DECIMAL -> writeDecimals(src, width, values, vector, rows);
+      case LONG_TO_DECIMAL -> writeDecimals(src, width, values, vector, rows, false);
+      case ULONG_TO_DECIMAL -> writeDecimals(src, width, values, vector, rows, true);
     }
     if (nullable) {
       ByteBuf validity = batch.validity();
@@ -341,12 +360,14 @@ final class DrillColumn {
    * written big-endian, shifted so that its minimal form comes first, and the next value overwrites
    * the rest (the buffer has 8 bytes of slack).
    */
-  private static void writeDecimals(ByteBuf src, int width, ValueVector values, ValueVector vector, int rows) {
+  /** Integers to VARDECIMAL bytes; {@code unsigned} 64-bit values of 2^63 and up as a zero byte and their 8 bytes. */
+  private static void writeDecimals(ByteBuf src, int width, ValueVector values, ValueVector vector, int rows,
+      boolean unsigned) {
     long in = input(src, rows, width);
     int bytes = 0;
     for (int i = 0; i < rows; i++) {
-      bytes += decimalLength(width == 4 ? PlatformDependent.getInt(in + 4L * i)
-          : PlatformDependent.getLong(in + 8L * i));
+      long v = width == 4 ? PlatformDependent.getInt(in + 4L * i) : PlatformDependent.getLong(in + 8L * i);
+      bytes += unsigned && v < 0 ? 9 : decimalLength(v);
     }
     ((VariableWidthVector) vector).allocateNew(bytes + 8, rows);
     long data = address(data(values), bytes + 8L);
@@ -355,9 +376,15 @@ final class DrillColumn {
     PlatformDependent.putInt(offsets, 0);
     for (int i = 0; i < rows; i++) {
       long v = width == 4 ? PlatformDependent.getInt(in + 4L * i) : PlatformDependent.getLong(in + 8L * i);
-      int n = decimalLength(v);
-      PlatformDependent.putLong(data + at, Long.reverseBytes(v << (8 * (8 - n))));
-      at += n;
+      if (unsigned && v < 0) {
+        PlatformDependent.putByte(data + at, (byte) 0);
+        PlatformDependent.putLong(data + at + 1, Long.reverseBytes(v));
+        at += 9;
+      } else {
+        int n = decimalLength(v);
+        PlatformDependent.putLong(data + at, Long.reverseBytes(v << (8 * (8 - n))));
+        at += n;
+      }
       PlatformDependent.putInt(offsets + 4L * (i + 1), at);
     }
   }

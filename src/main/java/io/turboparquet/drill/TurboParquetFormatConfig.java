@@ -74,10 +74,16 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
    * row that may match (default true).
    */
   private final Boolean lateMaterialization;
+  /**
+   * Read UINT_8/16/32 as Drill's UINT4 and UINT_64 as UINT8, as Drill's built-in reader types them
+   * (types most of Drill's functions do not take). Default false: INT, BIGINT and VARDECIMAL(20,0),
+   * which hold every value.
+   */
+  private final Boolean unsignedAsUInt;
 
   public TurboParquetFormatConfig() {
     this(null, false, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null, null);
+        null, null, null);
   }
 
   @JsonCreator
@@ -102,7 +108,8 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
       @JsonProperty("pageIndexSkipping") Boolean pageIndexSkipping,
       @JsonProperty("dictionaryPruning") Boolean dictionaryPruning,
       @JsonProperty("bloomFilterPruning") Boolean bloomFilterPruning,
-      @JsonProperty("lateMaterialization") Boolean lateMaterialization) {
+      @JsonProperty("lateMaterialization") Boolean lateMaterialization,
+      @JsonProperty("unsignedAsUInt") Boolean unsignedAsUInt) {
     super(autoCorrectCorruptDates, enableStringsSignedMinMax, blockSize, pageSize, useSingleFSBlock,
         writerCompressionType, writerLogicalTypeForDecimals, writerUsePrimitivesForDecimals, writerFormatVersion);
     this.memoryBudget = memoryBudget;
@@ -117,6 +124,7 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
     this.dictionaryPruning = dictionaryPruning;
     this.bloomFilterPruning = bloomFilterPruning;
     this.lateMaterialization = lateMaterialization;
+    this.unsignedAsUInt = unsignedAsUInt;
   }
 
   @JsonProperty
@@ -179,6 +187,11 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
     return lateMaterialization;
   }
 
+  @JsonProperty
+  public Boolean getUnsignedAsUInt() {
+    return unsignedAsUInt;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof TurboParquetFormatConfig that
@@ -194,13 +207,15 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
         && Objects.equals(pageIndexSkipping, that.pageIndexSkipping)
         && Objects.equals(dictionaryPruning, that.dictionaryPruning)
         && Objects.equals(bloomFilterPruning, that.bloomFilterPruning)
-        && Objects.equals(lateMaterialization, that.lateMaterialization);
+        && Objects.equals(lateMaterialization, that.lateMaterialization)
+        && Objects.equals(unsignedAsUInt, that.unsignedAsUInt);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(NAME, super.hashCode(), memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead, maxPageBytes,
-        maxPageEntries, batchBytes, pageIndexSkipping, dictionaryPruning, bloomFilterPruning, lateMaterialization);
+        maxPageEntries, batchBytes, pageIndexSkipping, dictionaryPruning, bloomFilterPruning, lateMaterialization,
+        unsignedAsUInt);
   }
 
   @Override
@@ -211,6 +226,7 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
         + ", decodeAhead=" + decodeAhead + ", maxPageBytes=" + maxPageBytes
         + ", maxPageEntries=" + maxPageEntries + ", batchBytes=" + batchBytes
         + ", pageIndexSkipping=" + pageIndexSkipping + ", dictionaryPruning=" + dictionaryPruning
-        + ", bloomFilterPruning=" + bloomFilterPruning + ", lateMaterialization=" + lateMaterialization + "]";
+        + ", bloomFilterPruning=" + bloomFilterPruning + ", lateMaterialization=" + lateMaterialization
+        + ", unsignedAsUInt=" + unsignedAsUInt + "]";
   }
 }

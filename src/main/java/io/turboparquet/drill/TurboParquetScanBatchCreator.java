@@ -72,7 +72,8 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
         operator.getScanExecutor());
     Map<Path, Optional<Filter>> filters = new HashMap<>();
     Map<Path, DrillPredicates.Reading> readings = new HashMap<>(); // per file: dates differ
-    DrillPredicates.Reading session = DrillPredicates.Reading.of(context.getOptions());
+    DrillPredicates.Reading session = DrillPredicates.Reading.of(context.getOptions(),
+        scan.getFormatPlugin().getConfig());
     List<TurboParquetRecordReader> readers = new ArrayList<>();
     List<RowGroupRead> reads = new ArrayList<>();
     List<Map<String, String>> implicitColumns = new ArrayList<>();

@@ -189,7 +189,7 @@ public class DrillPredicatesDrillTest extends ClusterTest {
 
   /** As the drillbit's options say. */
   private static DrillPredicates.Reading reading() {
-    return DrillPredicates.Reading.of(cluster.drillbit().getContext().getOptionManager());
+    return DrillPredicates.Reading.of(cluster.drillbit().getContext().getOptionManager(), new TurboParquetFormatConfig());
   }
 
   private static void assertKept(String what, TreeSet<Long> drill, Predicate p) {

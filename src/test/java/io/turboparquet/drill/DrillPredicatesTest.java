@@ -57,9 +57,9 @@ class DrillPredicatesTest {
       col("fileName", PhysicalType.BYTE_ARRAY, 0, "STRING"),
       col("dir1", PhysicalType.INT32, 0, null)));
   /** Drill's defaults, for the names this schema uses. */
-  private static final DrillPredicates.Reading READING = new DrillPredicates.Reading(false, false, false,
+  private static final DrillPredicates.Reading READING = new DrillPredicates.Reading(false, false, false, false,
       name -> name.equalsIgnoreCase("filename") || name.matches("dir[0-9]+"), DateCorruptionStatus.META_SHOWS_NO_CORRUPTION);
-  private static final DrillPredicates.Reading MICROS_AS_INT64 = new DrillPredicates.Reading(true, false, false,
+  private static final DrillPredicates.Reading MICROS_AS_INT64 = new DrillPredicates.Reading(true, false, false, false,
       READING.implicit(), READING.dates());
 
   private static ColumnDescriptor col(String name, PhysicalType type, int length, String logical) {
