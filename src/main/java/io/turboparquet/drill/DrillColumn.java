@@ -62,6 +62,8 @@ final class DrillColumn {
     ULONG_TO_DECIMAL,
     /** UINT_32 to BIGINT, zero-extended. */
     UINT32_TO_LONG,
+    /** FLOAT16 (2 bytes, IEEE 754 half precision, little-endian) to FLOAT4, exactly. */
+    HALF_TO_FLOAT,
     /** INT96 (nanos of day, Julian day) to TIMESTAMP milliseconds in the JVM's zone, as Drill's reader. */
     INT96_TO_MILLIS,
     /** INTERVAL's 12 bytes (months, days, millis) into Drill's 16-byte INTERVAL slots. */
@@ -124,10 +126,10 @@ final class DrillColumn {
       case INT32 -> switch (logical) {
         case "", "INT_8", "INT_16", "INT_32", "INTEGER(8,TRUE)", "INTEGER(16,TRUE)", "INTEGER(32,TRUE)" ->
             new DrillColumn(c, Types.withMode(MinorType.INT, mode), Conversion.COPY);
-        case "UINT_8", "UINT_16", "INTEGER(8,FALSE)", "INTEGER(16,FALSE)" -> reading.unsignedAsUInt()
+        case "UINT_8", "UINT_16", "INTEGER(8,FALSE)", "INTEGER(16,FALSE)" -> reading.builtInTypes()
             ? new DrillColumn(c, Types.withMode(MinorType.UINT4, mode), Conversion.COPY)
             : new DrillColumn(c, Types.withMode(MinorType.INT, mode), Conversion.COPY); // 0..65535 fit
-        case "UINT_32", "INTEGER(32,FALSE)" -> reading.unsignedAsUInt()
+        case "UINT_32", "INTEGER(32,FALSE)" -> reading.builtInTypes()
             ? new DrillColumn(c, Types.withMode(MinorType.UINT4, mode), Conversion.COPY)
             : new DrillColumn(c, Types.withMode(MinorType.BIGINT, mode), Conversion.UINT32_TO_LONG);
         case "DATE" -> new DrillColumn(c, Types.withMode(MinorType.DATE, mode), switch (reading.dates()) {
@@ -143,7 +145,7 @@ final class DrillColumn {
         case "", "INT_64", "INTEGER(64,TRUE)", "TIMESTAMP(NANOS,TRUE)", "TIMESTAMP(NANOS,FALSE)",
             "TIME(NANOS,TRUE)", "TIME(NANOS,FALSE)" ->
             new DrillColumn(c, Types.withMode(MinorType.BIGINT, mode), Conversion.COPY);
-        case "UINT_64", "INTEGER(64,FALSE)" -> reading.unsignedAsUInt()
+        case "UINT_64", "INTEGER(64,FALSE)" -> reading.builtInTypes()
             ? new DrillColumn(c, Types.withMode(MinorType.UINT8, mode), Conversion.COPY)
             : new DrillColumn(c, Types.withPrecisionAndScale(MinorType.VARDECIMAL, mode, 20, 0),
                 Conversion.ULONG_TO_DECIMAL);
@@ -166,6 +168,9 @@ final class DrillColumn {
       };
       case FIXED_LEN_BYTE_ARRAY -> switch (logical) {
         case "INTERVAL" -> new DrillColumn(c, Types.withMode(MinorType.INTERVAL, mode), Conversion.INTERVAL);
+        case "FLOAT16" -> c.typeLength() == 2 && !reading.builtInTypes()
+            ? new DrillColumn(c, Types.withMode(MinorType.FLOAT4, mode), Conversion.HALF_TO_FLOAT)
+            : new DrillColumn(c, Types.withMode(MinorType.VARBINARY, mode), Conversion.FIXED_TO_VARIABLE);
         default -> new DrillColumn(c, Types.withMode(MinorType.VARBINARY, mode), Conversion.FIXED_TO_VARIABLE);
       };
     };
@@ -243,6 +248,13 @@ final class DrillColumn {
         long out = fixedOutput(vector, values, rows, 8);
         for (int i = 0; i < rows; i++) {
           PlatformDependent.putLong(out + 8L * i, PlatformDependent.getInt(in + 4L * i) & 0xffffffffL);
+        }
+      }
+      case HALF_TO_FLOAT -> {
+        long in = input(src, rows, 2);
+        long out = fixedOutput(vector, values, rows, 4);
+        for (int i = 0; i < rows; i++) {
+          PlatformDependent.putInt(out + 4L * i, halfToFloatBits(PlatformDependent.getShort(in + 2L * i)));
         }
       }
       case MICROS_TO_MILLIS_INT -> {
@@ -413,6 +425,27 @@ final class DrillColumn {
   private static long fixedOutput(ValueVector vector, ValueVector values, int rows, int width) {
     ((FixedWidthVector) vector).allocateNew(rows);
     return address(data(values), (long) rows * width);
+  }
+
+  /**
+   * The float bits of half-precision {@code h}: every half is a float exactly (subnormals become
+   * normal floats; infinities, signed zeros and NaN payloads are kept).
+   */
+  static int halfToFloatBits(short h) {
+    int sign = (h & 0x8000) << 16;
+    int exponent = (h >>> 10) & 0x1f;
+    int mantissa = h & 0x3ff;
+    if (exponent == 0x1f) { // infinity or NaN
+      return sign | 0x7f800000 | mantissa << 13;
+    }
+    if (exponent == 0) {
+      if (mantissa == 0) {
+        return sign;
+      }
+      int shift = Integer.numberOfLeadingZeros(mantissa) - 21; // normalise: the leading 1 to bit 10
+      return sign | (113 - shift) << 23 | (mantissa << shift & 0x3ff) << 13;
+    }
+    return sign | (exponent + 112) << 23 | mantissa << 13;
   }
 
   /** The address of a batch buffer holding {@code rows} values of {@code width} bytes. */

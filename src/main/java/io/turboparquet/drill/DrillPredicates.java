@@ -107,7 +107,7 @@ final class DrillPredicates {
    *     are read as stored, no predicate judges them (their order differs from the values Drill sees)
    */
   record Reading(boolean timestampMicrosAsInt64, boolean timeMicrosAsInt64, boolean int96AsTimestamp,
-      boolean unsignedAsUInt, java.util.function.Predicate<String> implicit, DateCorruptionStatus dates) {
+      boolean builtInTypes, java.util.function.Predicate<String> implicit, DateCorruptionStatus dates) {
     /** As the session's options and the format's config say, for a file whose dates are read as stored. */
     static Reading of(OptionManager options, TurboParquetFormatConfig config) {
       Set<String> names = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
@@ -117,7 +117,7 @@ final class DrillPredicates {
       return new Reading(options.getBoolean(ExecConstants.PARQUET_READER_TIMESTAMP_MICROS_AS_INT64),
           options.getBoolean(ExecConstants.PARQUET_READER_TIME_MICROS_AS_INT64),
           options.getBoolean(ExecConstants.PARQUET_READER_INT96_AS_TIMESTAMP),
-          Boolean.TRUE.equals(config.getUnsignedAsUInt()),
+          Boolean.TRUE.equals(config.getBuiltInTypes()),
           name -> names.contains(name) || ColumnExplorer.isPartitionColumn(partition, name),
           DateCorruptionStatus.META_SHOWS_NO_CORRUPTION);
     }
@@ -125,7 +125,7 @@ final class DrillPredicates {
     /** The same reading of a file with the given date status. */
     Reading withDates(DateCorruptionStatus status) {
       return status == dates ? this
-          : new Reading(timestampMicrosAsInt64, timeMicrosAsInt64, int96AsTimestamp, unsignedAsUInt, implicit, status);
+          : new Reading(timestampMicrosAsInt64, timeMicrosAsInt64, int96AsTimestamp, builtInTypes, implicit, status);
     }
 
     /** Whether the file's DATE values reach Drill as stored. */

@@ -232,7 +232,7 @@ final class ParquetJavaFooters {
 
   /**
    * Whether Drill may prune by the chunk's min and max. Not under an order parquet-java 1.15 does
-   * not know (Drill would read the bounds as type-ordered), and for floating columns only where the
+   * not know (Drill would read the bounds as type-ordered), not for FLOAT16, and for FLOAT and DOUBLE only where the
    * chunk says it holds no NaN: Drill orders NaN above every number, but NaN never widens the bounds
    * (IEEE 754 total order and the type order with {@code nan_count} leave it out; older writers
    * drop or keep it depending on where it falls), so a chunk with NaN, or that may hold NaN, would
@@ -240,11 +240,10 @@ final class ParquetJavaFooters {
    */
   static boolean boundsUsable(ColumnChunkMeta c, ColumnOrder order) {
     ColumnDescriptor column = c.column();
-    if (!order.boundsUsable(column)) {
-      return false;
+    if (!order.boundsUsable(column) || "FLOAT16".equals(column.logicalType())) {
+      return false; // Drill's metadata takes FLOAT16 bounds for bytes; the column reads as FLOAT4
     }
-    boolean floating = column.physicalType() == PhysicalType.FLOAT || column.physicalType() == PhysicalType.DOUBLE
-        || "FLOAT16".equals(column.logicalType());
+    boolean floating = column.physicalType() == PhysicalType.FLOAT || column.physicalType() == PhysicalType.DOUBLE;
     return !floating || c.statistics() != null && c.statistics().nanCount() == 0;
   }
 

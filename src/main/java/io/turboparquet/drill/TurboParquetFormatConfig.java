@@ -75,11 +75,11 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
    */
   private final Boolean lateMaterialization;
   /**
-   * Read UINT_8/16/32 as Drill's UINT4 and UINT_64 as UINT8, as Drill's built-in reader types them
-   * (types most of Drill's functions do not take). Default false: INT, BIGINT and VARDECIMAL(20,0),
-   * which hold every value.
+   * Type every column as Drill's built-in reader does: UINT_8/16/32 as UINT4, UINT_64 as UINT8
+   * (types most of Drill's functions do not take), FLOAT16 as VARBINARY. Default false: INT, BIGINT,
+   * VARDECIMAL(20,0) (every value kept) and FLOAT4.
    */
-  private final Boolean unsignedAsUInt;
+  private final Boolean builtInTypes;
 
   public TurboParquetFormatConfig() {
     this(null, false, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
@@ -109,7 +109,7 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
       @JsonProperty("dictionaryPruning") Boolean dictionaryPruning,
       @JsonProperty("bloomFilterPruning") Boolean bloomFilterPruning,
       @JsonProperty("lateMaterialization") Boolean lateMaterialization,
-      @JsonProperty("unsignedAsUInt") Boolean unsignedAsUInt) {
+      @JsonProperty("builtInTypes") Boolean builtInTypes) {
     super(autoCorrectCorruptDates, enableStringsSignedMinMax, blockSize, pageSize, useSingleFSBlock,
         writerCompressionType, writerLogicalTypeForDecimals, writerUsePrimitivesForDecimals, writerFormatVersion);
     this.memoryBudget = memoryBudget;
@@ -124,7 +124,7 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
     this.dictionaryPruning = dictionaryPruning;
     this.bloomFilterPruning = bloomFilterPruning;
     this.lateMaterialization = lateMaterialization;
-    this.unsignedAsUInt = unsignedAsUInt;
+    this.builtInTypes = builtInTypes;
   }
 
   @JsonProperty
@@ -188,8 +188,8 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
   }
 
   @JsonProperty
-  public Boolean getUnsignedAsUInt() {
-    return unsignedAsUInt;
+  public Boolean getBuiltInTypes() {
+    return builtInTypes;
   }
 
   @Override
@@ -208,14 +208,14 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
         && Objects.equals(dictionaryPruning, that.dictionaryPruning)
         && Objects.equals(bloomFilterPruning, that.bloomFilterPruning)
         && Objects.equals(lateMaterialization, that.lateMaterialization)
-        && Objects.equals(unsignedAsUInt, that.unsignedAsUInt);
+        && Objects.equals(builtInTypes, that.builtInTypes);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(NAME, super.hashCode(), memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead, maxPageBytes,
         maxPageEntries, batchBytes, pageIndexSkipping, dictionaryPruning, bloomFilterPruning, lateMaterialization,
-        unsignedAsUInt);
+        builtInTypes);
   }
 
   @Override
@@ -227,6 +227,6 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
         + ", maxPageEntries=" + maxPageEntries + ", batchBytes=" + batchBytes
         + ", pageIndexSkipping=" + pageIndexSkipping + ", dictionaryPruning=" + dictionaryPruning
         + ", bloomFilterPruning=" + bloomFilterPruning + ", lateMaterialization=" + lateMaterialization
-        + ", unsignedAsUInt=" + unsignedAsUInt + "]";
+        + ", builtInTypes=" + builtInTypes + "]";
   }
 }

@@ -410,7 +410,7 @@ public class TurboParquetDrillTest extends ClusterTest {
   /** Through {@code type}; turbo-parquet with the built-in reader's unsigned types, so that schemas compare. */
   private static String table(String relative, String type) {
     return "table(dfs.`" + relative + "`(type => '" + type + "'"
-        + (type.equals(TurboParquetFormatConfig.NAME) ? ", unsignedAsUInt => true" : "") + "))";
+        + (type.equals(TurboParquetFormatConfig.NAME) ? ", builtInTypes => true" : "") + "))";
   }
 
   private static Result run(String sql) throws Exception {

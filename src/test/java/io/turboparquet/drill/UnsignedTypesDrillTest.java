@@ -25,7 +25,7 @@ import org.junit.Test;
  * Unsigned integers (UINT_8/16/32 in INT32, UINT_64 in INT64, as ClickBench's EventDate and
  * parquet-java write them) read in Drill as types Drill computes with, every value kept: INT, INT,
  * BIGINT and VARDECIMAL(20,0), each value equal to parquet-java's read unsigned, extremes included;
- * comparisons, casts and aggregates work on them. {@code unsignedAsUInt => true} brings back the
+ * comparisons, casts and aggregates work on them. {@code builtInTypes => true} brings back the
  * built-in reader's UINT4 / UINT8, with its rows.
  */
 public class UnsignedTypesDrillTest extends ClusterTest {
@@ -114,7 +114,7 @@ public class UnsignedTypesDrillTest extends ClusterTest {
   public void theBuiltInTypingOnRequest() throws Exception {
     String columns = "select id, u8, u16, u32, u64 from ";
     Result builtIn = Result.of(client, columns + "table(dfs.`unsigned.parquet`(type => 'parquet')) order by id");
-    Result turbo = Result.of(client, columns + table(", unsignedAsUInt => true") + " order by id");
+    Result turbo = Result.of(client, columns + table(", builtInTypes => true") + " order by id");
     assertEquals(builtIn.schema(), turbo.schema());
     assertEquals(builtIn.cells(), turbo.cells());
     assertEquals("UINT4:REQUIRED", typeOnly(turbo.schema().get(3)).replace("u32 ", ""));
