@@ -41,7 +41,6 @@ final class RowGroupDecoder {
   private final List<ColumnDescriptor> leaves;
   private final boolean[] projected;
   private final boolean[] statistics;
-  private final SkipShapes shapes;
 
   // Files repeat a handful of codings; one instance per distinct (encodings, encoding stats, codec).
   private long[] codingKeys = new long[8]; // two a coding: encodings key, encoding stats key
@@ -73,8 +72,6 @@ final class RowGroupDecoder {
     this.leaves = leaves;
     this.projected = projected;
     this.statistics = statistics;
-    // Only skipping uses shapes.
-    this.shapes = projected == null ? null : new SkipShapes(r.maxStringLength(), leaves.size());
   }
 
   /** FileMetaData.row_groups, whose list header comes next. */
@@ -126,16 +123,11 @@ final class RowGroupDecoder {
       throw r.corrupt("row group " + index + " has " + n + " column chunks, the schema " + leaves.size() + " leaves");
     }
     ColumnChunkMeta[] out = new ColumnChunkMeta[n];
-    for (int i = 0; i < n; ) {
+    for (int i = 0; i < n; i++) {
       if (projected == null || projected[i]) {
         out[i] = chunk(index, leaves.get(i), statistics == null || statistics[i]);
-        i++;
       } else {
-        int from = i;
-        while (i < n && !projected[i]) {
-          i++;
-        }
-        r.skipChunks(shapes, from, i);
+        r.skip(STRUCT); // left out of the projection: walked, checked, not decoded
       }
     }
     return Arrays.asList(out);

@@ -375,30 +375,6 @@ public final class ThriftCursor {
     pos = value(pos, type, 0);
   }
 
-  /**
-   * Skips the chunks of columns [{@code from}, {@code to}) of a row group: each by a shape of
-   * {@code shapes} when one fits, else walked (and learned).
-   */
-  void skipChunks(SkipShapes shapes, int from, int to) throws ParquetCorruptionException {
-    int p = pos;
-    for (int column = from; ; column++) {
-      p = shapes.skipFitting(buf, p, limit, column, to);
-      column = shapes.stopped();
-      if (column == to) {
-        break;
-      }
-      int end = shapes.recover(buf, p, limit, column);
-      if (end < 0) {
-        pos = p;
-        skip(STRUCT);
-        end = pos;
-        shapes.learn(buf, p, end, column);
-      }
-      p = end;
-    }
-    pos = p;
-  }
-
   /** The position after the value of wire type {@code type} at {@code p}. */
   private int value(int p, int type, int depth) throws ParquetCorruptionException {
     return switch (type) {
