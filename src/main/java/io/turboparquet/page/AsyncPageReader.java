@@ -50,7 +50,7 @@ public final class AsyncPageReader implements PageSource {
     if (consumerDone) {
       return null;
     }
-    // The consumer (ColumnChunkReader) times this call as page-reader wait.
+    // The consumer (scan.PageCursor) times this call as page-reader wait.
     ReadStatus status;
     try {
       status = queue.take();
