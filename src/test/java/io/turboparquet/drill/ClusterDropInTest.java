@@ -40,8 +40,8 @@ import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
  * Turbo Parquet installed in a cluster as docs/install.md says: a {@link DrillHome} (Drill's jars
- * from Maven, only the plugin jar in jars/3rdparty/, our conf snippets plus cluster-id and
- * zk.connect), a standalone ZooKeeper server, and two drillbits, each a JVM of its own started from
+ * from Maven, the plugin jar in jars/3rdparty/ and, for the slow:// harness, the tools jar, our conf
+ * snippets plus cluster-id and zk.connect), a standalone ZooKeeper server, and two drillbits, each a JVM of its own started from
  * that home. A query's row groups are split between the two drillbits, and its rows are those of
  * Drill's built-in reader; then one drillbit is killed while a query runs on both: that query fails
  * naming the lost drillbit, and the other drillbit goes on answering correctly.
@@ -78,6 +78,7 @@ class ClusterDropInTest {
   @BeforeAll
   static void startCluster() throws Exception {
     home = DrillHome.assemble("drill-cluster");
+    home.installTools(); // the slow:// harness below is a tool, not in the plugin jar
     zooKeeper = StandaloneZooKeeper.start(home.work().resolve("zookeeper"));
     String state = home.work().resolve("state").toString();
     // What every node of a cluster has in conf/drill-override.conf (docs/install.md), then a test setting.
@@ -87,7 +88,7 @@ class ClusterDropInTest {
         + "  # Test setting: query profiles under target/ (Drill's default is /var/log/drill).\n"
         + "  sys.store.provider.zk.blobroot: \"file://" + state + "/profiles\"\n"
         + "}");
-    // A file system plugin on slow storage (the plugin jar's slow:// harness: a latency per read and a
+    // A file system plugin on slow storage (the tools jar's slow:// harness: a latency per read and a
     // bandwidth cap per drillbit) with the switch on: a scan that runs long enough to kill a drillbit in it.
     home.appendConf("storage-plugins-override.conf", """
         "storage": {

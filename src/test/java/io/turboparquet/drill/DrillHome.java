@@ -75,6 +75,16 @@ final class DrillHome {
     return drillJars;
   }
 
+  /**
+   * Installs the tools jar (target/turbo-parquet-VERSION-tools.jar, beside the plugin jar) in
+   * jars/3rdparty/ too: for a test that needs the slow:// storage harness in its drillbits.
+   */
+  void installTools() throws IOException {
+    Path tools = PLUGIN_JAR.resolveSibling(PLUGIN_JAR.getFileName().toString().replace("-drill.jar", "-tools.jar"));
+    assertTrue(Files.isRegularFile(tools), "tools jar " + tools + " (built at process-classes)");
+    Files.copy(tools, dir.resolve("jars").resolve("3rdparty").resolve(tools.getFileName()));
+  }
+
   /** The plugin jar as installed in jars/3rdparty/. */
   Path installedPluginJar() {
     return dir.resolve("jars").resolve("3rdparty").resolve(PLUGIN_JAR.getFileName());
