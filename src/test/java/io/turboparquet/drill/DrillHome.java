@@ -76,11 +76,12 @@ final class DrillHome {
   }
 
   /**
-   * Installs the tools jar (target/turbo-parquet-VERSION-tools.jar, beside the plugin jar) in
+   * Installs the tools jar (target/tools/turbo-parquet-VERSION-tools.jar) in
    * jars/3rdparty/ too: for a test that needs the slow:// storage harness in its drillbits.
    */
   void installTools() throws IOException {
-    Path tools = PLUGIN_JAR.resolveSibling(PLUGIN_JAR.getFileName().toString().replace("-drill.jar", "-tools.jar"));
+    Path tools = PLUGIN_JAR.resolveSibling("tools")
+        .resolve(PLUGIN_JAR.getFileName().toString().replace("-drill.jar", "-tools.jar"));
     assertTrue(Files.isRegularFile(tools), "tools jar " + tools + " (built at process-classes)");
     Files.copy(tools, dir.resolve("jars").resolve("3rdparty").resolve(tools.getFileName()));
   }
