@@ -232,19 +232,23 @@ final class ParquetJavaFooters {
 
   /**
    * Whether Drill may prune by the chunk's min and max. Not under an order parquet-java 1.15 does
-   * not know (Drill would read the bounds as type-ordered), not for FLOAT16, and for FLOAT and DOUBLE only where the
-   * chunk says it holds no NaN: Drill orders NaN above every number, but NaN never widens the bounds
-   * (IEEE 754 total order and the type order with {@code nan_count} leave it out; older writers
-   * drop or keep it depending on where it falls), so a chunk with NaN, or that may hold NaN, would
-   * be pruned by filters its NaN rows pass ({@code f > 3.5}).
+   * not know (Drill would read the bounds as type-ordered), not for FLOAT16 (Drill reads its bounds
+   * as bytes), and for FLOAT and DOUBLE not where {@code nan_count} says the chunk holds NaN, or,
+   * under IEEE 754 total order, where the count is missing: Drill orders NaN above every number but
+   * no bound counts NaN, so such a chunk would be pruned by filters its NaN rows pass
+   * ({@code f > 3.5}). Chunks of writers that write no count keep their bounds, as for the
+   * built-in reader.
    */
   static boolean boundsUsable(ColumnChunkMeta c, ColumnOrder order) {
     ColumnDescriptor column = c.column();
     if (!order.boundsUsable(column) || "FLOAT16".equals(column.logicalType())) {
-      return false; // Drill's metadata takes FLOAT16 bounds for bytes; the column reads as FLOAT4
+      return false;
     }
-    boolean floating = column.physicalType() == PhysicalType.FLOAT || column.physicalType() == PhysicalType.DOUBLE;
-    return !floating || c.statistics() != null && c.statistics().nanCount() == 0;
+    if (column.physicalType() != PhysicalType.FLOAT && column.physicalType() != PhysicalType.DOUBLE) {
+      return true;
+    }
+    long nan = c.statistics() == null ? -1 : c.statistics().nanCount();
+    return nan == 0 || nan < 0 && order == ColumnOrder.TYPE_DEFINED;
   }
 
   /** The Thrift statistics of {@code s}; its bounds only if {@code bounds}. */
