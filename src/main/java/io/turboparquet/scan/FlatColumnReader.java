@@ -24,7 +24,7 @@ final class FlatColumnReader extends BatchReader {
 
   @Override
   void read(int rows) throws IOException {
-    if (!sink.isVariableWidth()) {
+    if (!bounded) {
       sink.reserve(rows); // one allocation of the batch's size, also after detachValues()
     }
     int done = carry.rows();
