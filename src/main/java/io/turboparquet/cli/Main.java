@@ -2,6 +2,8 @@ package io.turboparquet.cli;
 
 import io.turboparquet.filter.Predicate;
 import io.turboparquet.format.ColumnChunkMeta;
+import io.turboparquet.format.ColumnStatistics;
+import io.turboparquet.format.GeospatialStatistics;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterOptions;
@@ -121,6 +123,9 @@ public final class Main {
     }
     // Only the listed columns' chunks are decoded: the footer's projected decode.
     FooterOptions options = columns == null ? FooterOptions.DEFAULT : FooterOptions.projecting(columns);
+    if (!json) { // the listing shows statistics; --json times the decode as planning does it, without
+      options = options.withStatistics(FooterOptions.ColumnSelector.ALL);
+    }
     List<FileMetadata> metas = new ArrayList<>();
     for (int i = 0; i < repeat; i++) {
       metas.clear();
@@ -184,7 +189,8 @@ public final class Main {
       out.println("  " + c.dottedPath() + "  " + c.physicalType()
           + (c.typeLength() > 0 ? "(" + c.typeLength() + ")" : "")
           + (c.logicalType() != null ? " " + c.logicalType() : "") + "  " + c.repetition()
-          + "  def " + c.maxDefinitionLevel() + " rep " + c.maxRepetitionLevel());
+          + "  def " + c.maxDefinitionLevel() + " rep " + c.maxRepetitionLevel()
+          + (meta.columnOrders().isEmpty() ? "" : "  order " + meta.columnOrder(c)));
     }
     for (RowGroupMeta rg : meta.rowGroups()) {
       out.println("row group " + rg.index() + ": " + rg.numRows() + " rows, " + rg.compressedSize()
@@ -193,9 +199,37 @@ public final class Main {
         ColumnChunkMeta cc = rg.column(c.index());
         out.println("  " + c.dottedPath() + "  " + cc.codec() + "  " + cc.encodings() + "  values " + cc.numValues()
             + "  " + cc.totalCompressedSize() + " -> " + cc.totalUncompressedSize() + " bytes  at "
-            + cc.startOffset());
+            + cc.startOffset() + statistics(cc));
       }
     }
+  }
+
+  /** The counts of a chunk's statistics and its bounding box, as "  nulls 3  nan 1  bbox x [...]". */
+  private static String statistics(ColumnChunkMeta cc) {
+    StringBuilder b = new StringBuilder();
+    ColumnStatistics s = cc.statistics();
+    if (s != null && s.hasNullCount()) {
+      b.append("  nulls ").append(s.nullCount());
+    }
+    if (s != null && s.nanCount() >= 0) {
+      b.append("  nan ").append(s.nanCount());
+    }
+    GeospatialStatistics geo = cc.geospatial();
+    if (geo != null && geo.bbox() != null) {
+      GeospatialStatistics.BoundingBox box = geo.bbox();
+      b.append("  bbox x [").append(box.xmin()).append(", ").append(box.xmax()).append(box.wraps() ? "] (wraps)" : "]")
+          .append(" y [").append(box.ymin()).append(", ").append(box.ymax()).append(']');
+      if (!Double.isNaN(box.zmin())) {
+        b.append(" z [").append(box.zmin()).append(", ").append(box.zmax()).append(']');
+      }
+      if (!Double.isNaN(box.mmin())) {
+        b.append(" m [").append(box.mmin()).append(", ").append(box.mmax()).append(']');
+      }
+    }
+    if (geo != null && geo.types() != null) {
+      b.append("  geometry types ").append(geo.types());
+    }
+    return b.toString();
   }
 
   /** One line per repetition: the dataset's files scanned one after another, their totals. */

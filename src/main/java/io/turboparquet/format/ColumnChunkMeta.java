@@ -15,6 +15,7 @@ import java.util.List;
  * @param columnIndexOffset file offset of the chunk's column index, or -1 when it has none
  * @param columnIndexLength its length, 0 when it has none
  * @param bloomFilter where the chunk's bloom filter is, or null when it has none
+ * @param geospatial a GEOMETRY or GEOGRAPHY chunk's statistics, or null when absent or not asked for
  */
 public record ColumnChunkMeta(
     ColumnDescriptor column,
@@ -29,13 +30,14 @@ public record ColumnChunkMeta(
     int offsetIndexLength,
     long columnIndexOffset,
     int columnIndexLength,
-    BloomFilterLocation bloomFilter) {
+    BloomFilterLocation bloomFilter,
+    GeospatialStatistics geospatial) {
 
   /** A chunk without statistics or page index, as the first model had it. */
   public ColumnChunkMeta(ColumnDescriptor column, CompressionCodec codec, List<Encoding> encodings, long numValues,
       long totalCompressedSize, long totalUncompressedSize, long dataPageOffset, long dictionaryPageOffset) {
     this(column, new ChunkCoding(codec, codec.ordinal(), encodings, false, null), numValues, totalCompressedSize,
-        totalUncompressedSize, dataPageOffset, dictionaryPageOffset, null, -1, 0, -1, 0, null);
+        totalUncompressedSize, dataPageOffset, dictionaryPageOffset, null, -1, 0, -1, 0, null, null);
   }
 
   /** The compression codec, or null for a codec id this reader does not know. */

@@ -1,8 +1,8 @@
 package io.turboparquet.drill;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.turboparquet.testing.MavenClasspath;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,10 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -48,7 +45,7 @@ final class DrillHome {
     Path jars = Files.createDirectories(dir.resolve("jars"));
     Files.createDirectories(dir.resolve("conf"));
     Files.createDirectories(dir.resolve("work"));
-    DrillHome home = new DrillHome(dir, drillJars(dir.resolve("work")));
+    DrillHome home = new DrillHome(dir, resolveDrillJars());
     for (Path jar : home.drillJars) {
       Files.createSymbolicLink(jars.resolve(jar.getFileName()), jar.toAbsolutePath());
     }
@@ -140,40 +137,12 @@ final class DrillHome {
         """);
   }
 
-  /**
-   * Drill's jars: the run-time classpath of drill-home/pom.xml, resolved by Maven in its own process
-   * (kept in target/, and resolved again when the pom is newer).
-   */
-  private static List<Path> drillJars(Path work) throws Exception {
-    Path listFile = BUILD_DIR.resolve("drill-home-classpath.txt");
-    if (!Files.isRegularFile(listFile)
-        || Files.getLastModifiedTime(listFile).compareTo(Files.getLastModifiedTime(HOME_POM)) < 0) {
-      resolve(listFile, work);
-    }
-    List<Path> jars = Arrays.stream(Files.readString(listFile).trim().split(File.pathSeparator))
-        .map(Paths::get).collect(Collectors.toList());
+  /** Drill's jars: the run-time classpath of drill-home/pom.xml. */
+  private static List<Path> resolveDrillJars() throws Exception {
+    List<Path> jars = MavenClasspath.of(HOME_POM, "drill-home");
     assertTrue(jars.size() > 100, "Drill's run-time jars: " + jars.size());
     assertTrue(jars.stream().anyMatch(j -> j.getFileName().toString().startsWith("drill-java-exec-")), jars.toString());
     return jars;
-  }
-
-  private static void resolve(Path listFile, Path work) throws Exception {
-    String mavenHome = System.getProperty("maven.home");
-    Path mvn = mavenHome == null ? Paths.get("mvn") : Paths.get(mavenHome, "bin", "mvn");
-    List<String> command = new ArrayList<>(List.of(mvn.toString(), "-B", "-q", "-ntp", "-f",
-        HOME_POM.toAbsolutePath().toString(), "dependency:build-classpath",
-        "-Dmdep.outputFile=" + listFile.toAbsolutePath()));
-    if (Boolean.getBoolean("turbo.parquet.maven.offline")) {
-      command.add("-o");
-    }
-    String repo = System.getProperty("turbo.parquet.maven.repo");
-    if (repo != null && !repo.isBlank()) {
-      command.add("-Dmaven.repo.local=" + repo);
-    }
-    Process mavenRun = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(work.resolve("maven.log").toFile()).start();
-    assertTrue(mavenRun.waitFor(5, TimeUnit.MINUTES), "maven timed out resolving " + HOME_POM);
-    assertEquals(0, mavenRun.exitValue(), "maven resolving " + HOME_POM + ": " + Files.readString(work.resolve("maven.log")));
   }
 
   /** The last lines of a log file, for failure messages. */

@@ -139,7 +139,7 @@ public final class ThriftFooterDecoder {
       CompressionCodec codec = CompressionCodec.fromThriftId(md.getCodec().getValue());
       chunks.add(new ColumnChunkMeta(column, new ChunkCoding(codec, codec.ordinal(), encodings, unknownEncodings,
           stats), md.getNum_values(), md.getTotal_compressed_size(), md.getTotal_uncompressed_size(),
-          md.getData_page_offset(), dictOffset, null, -1, 0, -1, 0, bloom));
+          md.getData_page_offset(), dictOffset, null, -1, 0, -1, 0, bloom, null));
     }
     return new RowGroupMeta(index, rg.getNum_rows(), rg.getTotal_byte_size(), chunks);
   }

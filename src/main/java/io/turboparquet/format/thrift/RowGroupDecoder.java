@@ -16,6 +16,7 @@ import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.CompressionCodec;
 import io.turboparquet.format.Encoding;
 import io.turboparquet.format.EncodingStats;
+import io.turboparquet.format.GeospatialStatistics;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
 import java.util.ArrayList;
@@ -60,6 +61,7 @@ final class RowGroupDecoder {
   private long dataPageOffset;
   private long dictionaryPageOffset;
   private ColumnStatistics chunkStatistics;
+  private GeospatialStatistics geospatial;
   private long encodingStats;
   private long bloomFilterOffset;
   private int bloomFilterLength;
@@ -189,7 +191,7 @@ final class RowGroupDecoder {
         ? new BloomFilterLocation(bloomFilterOffset, bloomFilterLength) : null;
     return new ColumnChunkMeta(leaf, coding(), numValues, totalCompressed, totalUncompressed, dataPageOffset,
         dictionaryPageOffset, chunkStatistics, offsetIndexOffset, offsetIndexLength, columnIndexOffset,
-        columnIndexLength, bloomFilter);
+        columnIndexLength, bloomFilter, geospatial);
   }
 
   private void metaData(boolean withStatistics) throws ParquetCorruptionException {
@@ -197,6 +199,7 @@ final class RowGroupDecoder {
     int seen = 0;
     dictionaryPageOffset = -1;
     chunkStatistics = null;
+    geospatial = null;
     encodingStats = NO_ENCODING_STATS;
     bloomFilterOffset = -1;
     bloomFilterLength = 0;
@@ -265,6 +268,14 @@ final class RowGroupDecoder {
       if (f == (15 << 4 | I32)) {
         bloomFilterLength = r.readI32();
         f = r.readField(15);
+      }
+      if (f == (17 << 4 | STRUCT)) {
+        if (withStatistics) {
+          geospatial = StatisticsDecoder.readGeospatial(r);
+        } else {
+          r.skip(STRUCT);
+        }
+        f = r.readField(17);
       }
       f = r.position() == at ? r.skipField(f) : f;
     }

@@ -141,6 +141,9 @@ final class SchemaDecoder {
         case 13 -> empty(r, "BSON");
         case 14 -> empty(r, "UUID");
         case 15 -> empty(r, "FLOAT16");
+        case 16 -> variant(r);
+        case 17 -> geospatial(r, "GEOMETRY");
+        case 18 -> geospatial(r, "GEOGRAPHY");
         default -> {
           r.skip(STRUCT);
           yield out;
@@ -154,6 +157,48 @@ final class SchemaDecoder {
   private static String empty(ThriftCursor r, String name) throws ParquetCorruptionException {
     r.skip(STRUCT);
     return name;
+  }
+
+  /** "VARIANT", or "VARIANT(v)" with the specification version the writer names. */
+  private static String variant(ThriftCursor r) throws ParquetCorruptionException {
+    int version = UNSET;
+    int last = 0;
+    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
+      last = fieldId(f);
+      if (f == (1 << 4 | BYTE)) {
+        version = r.readI8();
+      } else {
+        r.skip(fieldType(f));
+      }
+    }
+    return version == UNSET ? "VARIANT" : "VARIANT(" + version + ")";
+  }
+
+  /**
+   * "GEOMETRY", "GEOGRAPHY", or with the CRS (and the edge algorithm) in parentheses where the
+   * writer stored either, the spec's defaults (OGC:CRS84, SPHERICAL) filling in: as parquet-java
+   * 1.18 names them.
+   */
+  private static String geospatial(ThriftCursor r, String name) throws ParquetCorruptionException {
+    String crs = null;
+    String algorithm = null;
+    int last = 0;
+    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
+      last = fieldId(f);
+      if (f == (1 << 4 | BINARY)) {
+        crs = r.readString(name + "Type.crs");
+      } else if (f == (2 << 4 | I32) && name.equals("GEOGRAPHY")) {
+        algorithm = ThriftEnums.edgeAlgorithm(r.readI32());
+      } else {
+        r.skip(fieldType(f));
+      }
+    }
+    if (crs == null && algorithm == null) {
+      return name;
+    }
+    crs = crs == null ? "OGC:CRS84" : crs;
+    return name.equals("GEOGRAPHY") ? name + "(" + crs + "," + (algorithm == null ? "SPHERICAL" : algorithm) + ")"
+        : name + "(" + crs + ")";
   }
 
   private static String decimal(ThriftCursor r) throws ParquetCorruptionException {

@@ -1,13 +1,21 @@
 package io.turboparquet.format.thrift;
 
 import static io.turboparquet.format.thrift.ThriftCursor.BINARY;
+import static io.turboparquet.format.thrift.ThriftCursor.DOUBLE;
+import static io.turboparquet.format.thrift.ThriftCursor.I32;
 import static io.turboparquet.format.thrift.ThriftCursor.I64;
+import static io.turboparquet.format.thrift.ThriftCursor.LIST;
+import static io.turboparquet.format.thrift.ThriftCursor.STRUCT;
 import static io.turboparquet.format.thrift.ThriftCursor.boolField;
 import static io.turboparquet.format.thrift.ThriftCursor.fieldId;
+import static io.turboparquet.format.thrift.ThriftCursor.fieldType;
 import static io.turboparquet.format.thrift.ThriftCursor.isBool;
 
 import io.turboparquet.format.ColumnStatistics;
+import io.turboparquet.format.GeospatialStatistics;
 import io.turboparquet.format.ParquetCorruptionException;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The Statistics struct (of a column chunk; page headers skip theirs). Bounds are checked where
@@ -71,5 +79,50 @@ final class StatisticsDecoder {
     }
     return ColumnStatistics.of(r.bytes(), max, min, nullCount, distinctCount, maxValue, minValue, maxExact, minExact,
         nanCount);
+  }
+
+  /** The GeospatialStatistics struct of a GEOMETRY or GEOGRAPHY chunk. */
+  static GeospatialStatistics readGeospatial(ThriftCursor r) throws ParquetCorruptionException {
+    GeospatialStatistics.BoundingBox bbox = null;
+    List<Integer> types = null;
+    int last = 0;
+    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
+      last = fieldId(f);
+      if (f == (1 << 4 | STRUCT)) {
+        bbox = boundingBox(r);
+      } else if (f == (2 << 4 | LIST)) {
+        int n = r.readList("GeospatialStatistics.geospatial_types", I32);
+        types = new ArrayList<>(Math.min(n, 64));
+        for (int i = 0; i < n; i++) {
+          types.add(r.readI32());
+        }
+      } else {
+        r.skip(fieldType(f));
+      }
+    }
+    return new GeospatialStatistics(bbox, types);
+  }
+
+  /** The box, or null when an X or Y bound is missing or NaN: no bound then says where values are not. */
+  private static GeospatialStatistics.BoundingBox boundingBox(ThriftCursor r) throws ParquetCorruptionException {
+    double[] v = {Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN};
+    int last = 0;
+    for (int f = r.readField(last); f >= 0; f = r.readField(last)) {
+      last = fieldId(f);
+      if (fieldType(f) == DOUBLE && last >= 1 && last <= 8) {
+        v[last - 1] = r.readDouble();
+      } else {
+        r.skip(fieldType(f));
+      }
+    }
+    for (int i = 0; i < 4; i++) {
+      if (Double.isNaN(v[i])) {
+        return null;
+      }
+    }
+    if (v[2] > v[3]) { // only X wraps
+      return null;
+    }
+    return new GeospatialStatistics.BoundingBox(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
   }
 }

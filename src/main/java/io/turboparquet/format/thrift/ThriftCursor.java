@@ -210,6 +210,15 @@ public final class ThriftCursor {
     return (byte) readByte();
   }
 
+  /** A double is 8 raw bytes, little-endian. */
+  public double readDouble() throws ParquetCorruptionException {
+    long bits = 0;
+    for (int i = 0; i < 8; i++) {
+      bits |= (long) readByte() << (8 * i);
+    }
+    return Double.longBitsToDouble(bits);
+  }
+
   /** A bool inside a list is a whole byte. */
   public boolean readListBool() throws ParquetCorruptionException {
     return readByte() == BOOLEAN_TRUE;

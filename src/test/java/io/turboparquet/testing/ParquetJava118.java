@@ -1,0 +1,92 @@
+package io.turboparquet.testing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * parquet-java 1.18.1 as an oracle, in a JVM of its own ({@link ParquetJava118Main} on the jars of
+ * {@code parquet-java-home/pom.xml}): it reads what Drill's parquet-java 1.15 cannot (GEOMETRY
+ * columns) and writes what 1.15 does not (IEEE 754 column orders with NaN counts).
+ */
+public final class ParquetJava118 {
+  private static final Path POM = Paths.get(System.getProperty("turbo.parquet.parquet.java.home.pom",
+      "parquet-java-home/pom.xml"));
+
+  private ParquetJava118() {}
+
+  /** Per file, the digest lines of DESIGN.md's contract for every leaf, as 1.18.1 reads it. */
+  public static Map<Path, List<String>> digest(List<Path> files) throws Exception {
+    return perFile("digest", files);
+  }
+
+  /** Per file, one line per leaf: "dotted.path<TAB>logical type as 1.18.1 prints it<TAB>column order". */
+  public static Map<Path, List<String>> schema(List<Path> files) throws Exception {
+    return perFile("schema", files);
+  }
+
+  private static Map<Path, List<String>> perFile(String command, List<Path> files) throws Exception {
+    List<String> args = new ArrayList<>(List.of(command));
+    files.forEach(f -> args.add(f.toAbsolutePath().toString()));
+    Map<Path, List<String>> out = new LinkedHashMap<>();
+    List<String> current = null;
+    for (String line : run(args.toArray(String[]::new))) {
+      if (line.startsWith("== ")) {
+        current = new ArrayList<>();
+        out.put(Path.of(line.substring(3)), current);
+      } else {
+        current.add(line);
+      }
+    }
+    assertEquals(files.size(), out.size(), "files answered");
+    return out;
+  }
+
+  /** Runs the child with {@code args}; its standard output's lines. */
+  public static List<String> run(String... args) throws Exception {
+    List<Path> jars = MavenClasspath.of(POM, "parquet-java-home");
+    assertTrue(jars.stream().anyMatch(j -> j.getFileName().toString().equals("parquet-hadoop-1.18.1.jar")),
+        jars.toString());
+    List<String> classpath = new ArrayList<>();
+    // The tests' and tools' classes (ParquetJavaDigest) first, compiled against 1.15's API that 1.18 keeps.
+    classpath.add(classesOf(ParquetJava118Main.class));
+    classpath.add(classesOf(io.turboparquet.fuzz.ParquetJavaDigest.class));
+    jars.forEach(j -> classpath.add(j.toString()));
+    List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx512m", "-cp", String.join(File.pathSeparator, classpath), ParquetJava118Main.class.getName()));
+    command.addAll(List.of(args));
+    Path err = Files.createTempFile("parquet-java-118", ".err");
+    try {
+      Process p = new ProcessBuilder(command).redirectError(err.toFile()).start();
+      byte[] out = p.getInputStream().readAllBytes();
+      assertTrue(p.waitFor(2, TimeUnit.MINUTES), "parquet-java 1.18.1 timed out: " + String.join(" ", args));
+      assertEquals(0, p.exitValue(), () -> "parquet-java 1.18.1 " + String.join(" ", args) + ": " + read(err));
+      String text = new String(out, StandardCharsets.UTF_8);
+      return text.isEmpty() ? List.of() : List.of(text.split("\n"));
+    } finally {
+      Files.deleteIfExists(err);
+    }
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (Exception e) {
+      return "(" + e + ")";
+    }
+  }
+
+  private static String classesOf(Class<?> c) throws Exception {
+    return Paths.get(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+  }
+}
