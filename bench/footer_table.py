@@ -3,7 +3,7 @@
 the measured iterations in ms per decode, min-max in brackets, and parquet-java's NO_FILTER time
 over turboFull and turboProjected.
 
-    python3 bench/footer_table.py footer-jmh.json
+    python3 bench/footer_table.py bench/results/footer-jmh.json
 """
 import json
 import statistics

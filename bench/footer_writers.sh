@@ -15,7 +15,7 @@
 #              --out DIR); parquet-java's are written here if missing (FooterBenchmark's FLOAT
 #              layout with statistics, 20 row groups, a sparse footer-only copy)
 #   --columns  N values, default 1000; --writers default: all eight; --rounds default 3
-#   --out      default docs/footer-writers.jsonl (appended to; the table takes, per file, the
+#   --out      default bench/results/footer-writers.jsonl (appended to; the table takes, per file, the
 #              newest run that measured it)
 # Needs `mvn -B -ntp -Pjmh -DskipTests package` first, and cargo (CARGO=...). Per round and
 # file: arrow-rs full / noStats / stats10, 1 s warm-up and 5 one-second windows each; JMH -f 1
@@ -24,7 +24,7 @@
 # reported as such); a decode that fails is an "error" line, and the run goes on.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DIR=target/footer-writers; COLUMNS=1000; ROUNDS=3; OUT=docs/footer-writers.jsonl; HEAP=1
+DIR=target/footer-writers; COLUMNS=1000; ROUNDS=3; OUT=bench/results/footer-writers.jsonl; HEAP=1
 WRITERS="parquet-java pyarrow pyarrow-nostats pyarrow-strings pyarrow-pageindex duckdb polars fastparquet"
 while [ $# -gt 0 ]; do
   case "$1" in

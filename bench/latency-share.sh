@@ -60,7 +60,7 @@
 #
 # Everything goes to bench-data/ (git-ignored): one drill-bench-*.jsonl per configuration and their
 # concatenation latency-share-DATE.jsonl, which --report reads (lines with a "set" field, as in
-# docs/drill-latency-share.jsonl, give one pair of tables per set).
+# bench/results/drill-latency-share.jsonl, give one pair of tables per set).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPEAT=3
@@ -99,7 +99,7 @@ def bytes_per_s(v):
 def lat_ms(v):
     return float(v[:-2]) if v.endswith("ms") else float(v[:-1]) * 1000 if v.endswith("s") else float(v)
 
-# Lines of runs on the harness; lines may carry a "set" (docs/drill-latency-share.jsonl): one
+# Lines of runs on the harness; lines may carry a "set" (bench/results/drill-latency-share.jsonl): one
 # pair of tables per set, in the order they first appear.
 rows = [json.loads(l) for f in sys.argv[1:] for l in open(f) if l.strip()]
 sets = defaultdict(list)

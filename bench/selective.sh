@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Selective scans inside Drill (issue 16; docs/benchmarks.md, "Selective scans inside Drill (issue 16)").
+# Selective scans inside Drill (docs/benchmarks.md, "Selective scans inside Drill").
 #
 # usage: bench/selective.sh [--repeat N] [--widths 1,2] [--max-load L] [--wait-minutes M]
 #   --repeat        timed rounds after one warm-up round (default 5)
@@ -16,7 +16,7 @@
 # 2. Waits for a quiet machine, then runs bin/drill selective (io.turboparquet.drill.demo.SelectiveBench):
 #    one embedded drillbit, both formats interleaved, ranges keeping ~0.1/1/10/100% of the rows and
 #    point lookups, each also over the one-page file; every answer checked.
-# 3. Copies the JSON lines to docs/drill-selective.jsonl and draws docs/drill-selective.svg.
+# 3. Copies the JSON lines to bench/results/drill-selective.jsonl and draws docs/drill-selective.svg.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repeat=5; widths=1,2; max_load=1.5; wait_minutes=20
@@ -62,6 +62,7 @@ SELECTIVE_OUT="$results" bin/drill selective --repeat "$repeat" --widths "$width
   "$data/lineitem-sf1-by-shipdate.parquet" "$data/lineitem-sf1-by-orderkey-bloom.parquet" \
   "$data/lineitem-floor-one-page.parquet" | tee -a "$log"
 echo "== after: $(date -u +%FT%TZ) $(uptime | sed 's/.*load/load/')" | tee -a "$log" >&2
-cp "$results" docs/drill-selective.jsonl
-python3 bench/drill_plot.py docs/drill-selective.jsonl docs/drill-selective.svg
-echo "== docs/drill-selective.jsonl, docs/drill-selective.svg; log $log" >&2
+mkdir -p bench/results
+cp "$results" bench/results/drill-selective.jsonl
+python3 bench/drill_plot.py bench/results/drill-selective.jsonl docs/drill-selective.svg
+echo "== bench/results/drill-selective.jsonl, docs/drill-selective.svg; log $log" >&2

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Markdown tables of `bin/drill selective` results (docs/benchmarks.md, "Selective scans inside
-Drill (issue 16)"): medians per case and width of the two formats' query wall time, their ratio,
+Drill"): medians per case and width of the two formats' query wall time, their ratio,
 Drill's floor (the same query on the one-page file), bytes read, what turbo-parquet skipped; then
 where the time goes (planning, the rest of the profile, the scan operator, outside the profile: the
 JDBC client).
