@@ -2,6 +2,7 @@ package io.turboparquet.cli;
 
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
+import io.turboparquet.io.ErrorContext;
 import io.turboparquet.scan.Batch;
 import io.turboparquet.scan.ColumnBatch;
 import io.turboparquet.scan.ParquetFileScanner;
@@ -65,8 +66,8 @@ public final class Digester {
     List<String> want = first.stream().map(Digester::shape).toList();
     List<String> got = these.stream().map(Digester::shape).toList();
     if (!want.equals(got)) {
-      throw new IllegalArgumentException("[" + file + "] its columns " + got + " are not those of " + firstFile
-          + " " + want + ": one digest over a dataset needs the same projected columns in every file");
+      throw ErrorContext.of(file).illegalArgument("its columns " + got + " are not those of " + firstFile + " " + want
+          + ": one digest over a dataset needs the same projected columns in every file");
     }
   }
 

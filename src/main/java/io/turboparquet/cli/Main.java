@@ -10,6 +10,7 @@ import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.FooterReader;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.thrift.FooterDecoder;
+import io.turboparquet.io.ErrorContext;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.TrackingBufferSource;
 import io.turboparquet.scan.Batch;
@@ -287,7 +288,7 @@ public final class Main {
         double wallMs = (System.nanoTime() - t0) / 1e6;
         double cpuMs = (processCpuNanos() - cpu0) / 1e6;
         if (buffers.outstanding() != 0) {
-          throw new IllegalStateException("[" + path + "] scan leaked " + buffers.outstanding() + " buffers");
+          throw ErrorContext.of(path.toString()).illegalState("scan leaked " + buffers.outstanding() + " buffers");
         }
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("file", path.toString());

@@ -1,6 +1,7 @@
 package io.turboparquet.format;
 
 import io.turboparquet.format.thrift.FooterDecoder;
+import io.turboparquet.io.ErrorContext;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -40,8 +41,8 @@ public final class FooterReader {
     in.readFully(fileLength - tailLength, tail, 0, tailLength);
     int end = tailLength - TAIL; // where the footer ends in tail
     if (tail[end + 4] == 'P' && tail[end + 5] == 'A' && tail[end + 6] == 'R' && tail[end + 7] == 'E') {
-      throw new UnsupportedOperationException("[" + file + "] is an encrypted Parquet file (its footer ends with "
-          + "PARE): Parquet modular encryption is not supported");
+      throw ErrorContext.of(file).unsupported("is an encrypted Parquet file (its footer ends with PARE): Parquet"
+          + " modular encryption is not supported");
     }
     ParquetCorruptionException.validate(tail[end + 4] == 'P' && tail[end + 5] == 'A' && tail[end + 6] == 'R'
         && tail[end + 7] == '1', file, "is not a Parquet file: it does not end with PAR1");

@@ -1,7 +1,6 @@
 package io.turboparquet.io;
 
 import io.netty.buffer.ByteBuf;
-import java.io.EOFException;
 import java.io.IOException;
 import org.apache.hadoop.fs.FSDataInputStream;
 
@@ -19,7 +18,7 @@ import org.apache.hadoop.fs.FSDataInputStream;
  */
 public final class BufferedDirectBufInputStream extends ChunkInput {
   private final FSDataInputStream in;
-  private final String file;
+  private final ErrorContext where; // the file, for errors
   private final long fileLength;
   private static final int PAST_RANGE_READ = 4096;
 
@@ -41,7 +40,7 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
           + bufferSize);
     }
     this.in = in;
-    this.file = file;
+    this.where = ErrorContext.of(file);
     this.fileLength = fileLength;
     this.rangeEnd = Math.min(start + length, fileLength);
     this.bufferSize = (int) Math.max(1, Math.min(bufferSize, Math.max(length, 1)));
@@ -124,8 +123,7 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
       return readLarge(n);
     }
     if (!fill(n)) {
-      throw new EOFException("[" + file + "] wanted " + n + " bytes at offset " + position() + " but the file ends at "
-          + fileLength);
+      throw where.eof("wanted " + n + " bytes at offset " + position() + " but the file ends at " + fileLength);
     }
     ByteBuf slice = buffer.retainedSlice(pos, n);
     pos += n;
@@ -137,8 +135,7 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
     ensureOpen();
     long at = position();
     if (at + n > fileLength) {
-      throw new EOFException("[" + file + "] wanted " + n + " bytes at offset " + at + " but the file ends at "
-          + fileLength);
+      throw where.eof("wanted " + n + " bytes at offset " + at + " but the file ends at " + fileLength);
     }
     ByteBuf out = source.buffer(n);
     try {
@@ -205,7 +202,7 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
 
   private void ensureOpen() throws IOException {
     if (closed) {
-      throw new IOException("[" + file + "] read after close");
+      throw where.io("read after close");
     }
   }
 

@@ -1,7 +1,6 @@
 package io.turboparquet.io;
 
 import io.netty.buffer.ByteBuf;
-import java.io.EOFException;
 import java.io.IOException;
 import org.apache.hadoop.fs.FSDataInputStream;
 
@@ -15,7 +14,7 @@ public final class DirectBufInputStream extends ChunkInput {
   /** Most page headers fit; a larger one takes a second window. */
   private static final int HEADER_WINDOW = 1024;
 
-  private final String file;
+  private final ErrorContext where; // the file, for errors
   private final long fileLength;
   private final long rangeEnd;
   private final BufferSource source;
@@ -27,7 +26,7 @@ public final class DirectBufInputStream extends ChunkInput {
 
   public DirectBufInputStream(FSDataInputStream in, String file, long fileLength, long start, long length,
       BufferSource source) {
-    this.file = file;
+    this.where = ErrorContext.of(file);
     this.fileLength = fileLength;
     this.rangeEnd = Math.min(start + length, fileLength);
     this.source = source;
@@ -112,8 +111,7 @@ public final class DirectBufInputStream extends ChunkInput {
       throw new IllegalArgumentException("negative length " + n);
     }
     if (position + n > fileLength) {
-      throw new EOFException("[" + file + "] wanted " + n + " bytes at offset " + position + " but the file ends at "
-          + fileLength);
+      throw where.eof("wanted " + n + " bytes at offset " + position + " but the file ends at " + fileLength);
     }
     ByteBuf out = source.buffer(n);
     try {

@@ -1,7 +1,6 @@
 package io.turboparquet.io;
 
 import io.netty.buffer.ByteBuf;
-import java.io.EOFException;
 import java.io.IOException;
 
 /**
@@ -16,7 +15,7 @@ public final class FetchedChunkInput extends ChunkInput {
     void await() throws IOException;
   }
 
-  private final String file;
+  private final ErrorContext where; // the file, for errors
   private final long fileLength;
   private final long bufferStart;
   private final long chunkEnd;
@@ -40,7 +39,7 @@ public final class FetchedChunkInput extends ChunkInput {
    */
   public FetchedChunkInput(String file, long fileLength, ByteBuf buffer, long chunkStart, long chunkLength,
       Ready ready, RangeReads.RangeReader beyond, BufferSource source, WaitListener waits) {
-    this.file = file;
+    this.where = ErrorContext.of(file);
     this.fileLength = fileLength;
     this.buffer = buffer;
     this.bufferStart = chunkStart;
@@ -54,7 +53,7 @@ public final class FetchedChunkInput extends ChunkInput {
 
   private int buffered() throws IOException {
     if (buffer == null) {
-      throw new IOException("[" + file + "] read after close");
+      throw where.io("read after close");
     }
     if (!waited) {
       long t0 = System.nanoTime();
@@ -149,8 +148,7 @@ public final class FetchedChunkInput extends ChunkInput {
       return slice;
     }
     if (position + n > fileLength) {
-      throw new EOFException("[" + file + "] wanted " + n + " bytes at offset " + position + " but the file ends at "
-          + fileLength);
+      throw where.eof("wanted " + n + " bytes at offset " + position + " but the file ends at " + fileLength);
     }
     // Past the fetched bytes: the buffered part, then one read for the rest.
     ByteBuf out = source.buffer(n);

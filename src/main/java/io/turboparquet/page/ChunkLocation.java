@@ -2,24 +2,30 @@ package io.turboparquet.page;
 
 import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.io.ErrorContext;
 
-/** Names a column chunk in error messages: file, row group and column. */
-public record ChunkLocation(String file, int rowGroup, ColumnChunkMeta chunk) {
+/** A column chunk and where it is for error messages: file, row group and column. */
+public record ChunkLocation(ErrorContext context, ColumnChunkMeta chunk) {
+  public ChunkLocation(String file, int rowGroup, ColumnChunkMeta chunk) {
+    this(ErrorContext.of(file).inRowGroup(rowGroup).column(chunk.column().dottedPath()), chunk);
+  }
+
+  public String file() {
+    return context.file();
+  }
+
   /** "row group 3 column a.b" */
   public String describe() {
-    return "row group " + rowGroup + " column " + chunk.column().dottedPath();
+    return context.where();
   }
 
   /**
    * The corruption error for the page at {@code pageOffset}: "[file] row group 3 column a.b, page at
-   * offset 4: what". A JDK exception that got this far (a check a decoder lacks) keeps its class
-   * name in the message, so the gap can be found.
+   * offset 4: what", then the cause's message if there is a cause ({@link ErrorContext#causeDetail}).
    */
   public ParquetCorruptionException corruption(long pageOffset, String what, Throwable cause) {
-    String detail = cause == null ? what
-        : what + ": " + (cause.getClass().getName().startsWith("java.") ? cause.getClass().getSimpleName() + ": " : "")
-            + cause.getMessage();
-    return new ParquetCorruptionException(file, describe() + ", page at offset " + pageOffset + ": " + detail, cause);
+    return new ParquetCorruptionException(context.page(pageOffset),
+        cause == null ? what : what + ": " + ErrorContext.causeDetail(cause), cause);
   }
 
   /**
@@ -28,9 +34,8 @@ public record ChunkLocation(String file, int rowGroup, ColumnChunkMeta chunk) {
    */
   public void checkPageSize(long pageOffset, int uncompressedSize, int maxPageBytes) throws PageTooLargeException {
     if (uncompressedSize > maxPageBytes) {
-      throw new PageTooLargeException(file, describe() + ", page at offset " + pageOffset + ": claims "
-          + uncompressedSize + " uncompressed bytes, more than the limit of " + maxPageBytes + " (option maxPageBytes)",
-          uncompressedSize);
+      throw new PageTooLargeException(context.page(pageOffset), "claims " + uncompressedSize
+          + " uncompressed bytes, more than the limit of " + maxPageBytes + " (option maxPageBytes)", uncompressedSize);
     }
   }
 }

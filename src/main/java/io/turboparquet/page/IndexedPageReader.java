@@ -44,8 +44,7 @@ public final class IndexedPageReader implements PageSource {
   public IndexedPageReader(ChunkLocation location, List<Segment> segments, OffsetIndex index, boolean[] selected,
       long numRows, int maxPageBytes) {
     if (selected.length != index.pageCount() || segments.isEmpty()) {
-      throw new IllegalArgumentException(location.describe() + ": indexed reads need one flag per page and at least"
-          + " one segment");
+      throw location.context().illegalArgument("indexed reads need one flag per page and at least one segment");
     }
     this.location = location;
     this.segments = List.copyOf(segments);
@@ -131,7 +130,7 @@ public final class IndexedPageReader implements PageSource {
       segment++;
     }
     if (segment == segments.size() || segments.get(segment).start() > offset) {
-      throw new IllegalStateException(where + ": no segment was read for the page at offset " + offset);
+      throw location.context().illegalState("no segment was read for the page at offset " + offset);
     }
     ChunkInput in = segments.get(segment).input();
     long at = in.position();
@@ -142,7 +141,7 @@ public final class IndexedPageReader implements PageSource {
       in.skip(offset - at);
     }
     if (in.position() != offset) {
-      throw new IOException("[" + location.file() + "] " + where + ": could not move to offset " + offset);
+      throw location.context().io("could not move to offset " + offset);
     }
     return in;
   }

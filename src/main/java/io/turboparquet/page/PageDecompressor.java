@@ -55,7 +55,7 @@ public final class PageDecompressor {
     PageHeaderInfo h = page.header();
     ByteBuf body = page.body();
     if (codec == null) { // the footer tolerates codecs from the future; reading them is an error
-      throw new ParquetCorruptionException(location.file(), location.describe() + ": unknown compression codec id "
+      throw new ParquetCorruptionException(location.context(), "unknown compression codec id "
           + location.chunk().codecId());
     }
     // The page readers checked it before reading the page; pages read otherwise (RowGroupPruning) are checked here.
@@ -67,9 +67,9 @@ public final class PageDecompressor {
         ? h.repetitionLevelsByteLength() + h.definitionLevelsByteLength() : 0;
     boolean compressed = codec != CompressionCodec.UNCOMPRESSED && h.compressed();
     if (!compressed) {
-      ParquetCorruptionException.validate(h.compressedSize() == h.uncompressedSize(), location.file(),
-          "%s: page at offset %d is not compressed but its sizes differ (%d stored, %d uncompressed)",
-          location.describe(), page.offset(), h.compressedSize(), h.uncompressedSize());
+      ParquetCorruptionException.validate(h.compressedSize() == h.uncompressedSize(), location.context(),
+          "page at offset %d is not compressed but its sizes differ (%d stored, %d uncompressed)",
+          page.offset(), h.compressedSize(), h.uncompressedSize());
       return body.retainedDuplicate();
     }
     checkClaim(page, levels);
@@ -91,13 +91,12 @@ public final class PageDecompressor {
   /** A codec's failure on {@code page}, with the file, chunk and page named. */
   private IOException failure(Page page, Exception e) {
     if (e instanceof UnsupportedOperationException) {
-      throw new UnsupportedOperationException("[" + location.file() + "] " + location.describe() + ": "
-          + e.getMessage(), e);
+      throw location.context().unsupported(e.getMessage(), e);
     }
     PageHeaderInfo h = page.header();
-    return new ParquetCorruptionException(location.file(), location.describe() + ": cannot decompress the "
-        + h.type() + " at offset " + page.offset() + " (" + codec + ", " + h.compressedSize() + " -> "
-        + h.uncompressedSize() + " bytes): " + e.getMessage(), e);
+    return new ParquetCorruptionException(location.context(), "cannot decompress the " + h.type() + " at offset "
+        + page.offset() + " (" + codec + ", " + h.compressedSize() + " -> " + h.uncompressedSize() + " bytes): "
+        + e.getMessage(), e);
   }
 
   /**
@@ -110,13 +109,13 @@ public final class PageDecompressor {
     PageHeaderInfo h = page.header();
     long stored = (long) h.compressedSize() - levels;
     long claim = (long) h.uncompressedSize() - levels;
-    ParquetCorruptionException.validate(stored >= 0 && claim >= 0, location.file(),
-        "%s: page at offset %d has %d bytes of levels, more than its sizes (%d stored, %d uncompressed)",
-        location.describe(), page.offset(), levels, h.compressedSize(), h.uncompressedSize());
+    ParquetCorruptionException.validate(stored >= 0 && claim >= 0, location.context(),
+        "page at offset %d has %d bytes of levels, more than its sizes (%d stored, %d uncompressed)", page.offset(),
+        levels, h.compressedSize(), h.uncompressedSize());
     long ratio = Decompressors.maxExpansion(codec);
     ParquetCorruptionException.validate(ratio == Long.MAX_VALUE || claim <= stored * ratio + EXPANSION_SLACK,
-        location.file(), "%s: page at offset %d claims %d uncompressed bytes from %d %s bytes, more than %s can expand to",
-        location.describe(), page.offset(), h.uncompressedSize(), stored, codec, codec);
+        location.context(), "page at offset %d claims %d uncompressed bytes from %d %s bytes, more than %s can expand to",
+        page.offset(), h.uncompressedSize(), stored, codec, codec);
     if (claim > MEASURE_ABOVE && claim > stored * MEASURE_RATIO) {
       ByteBuf body = page.body();
       long real;
@@ -125,9 +124,9 @@ public final class PageDecompressor {
       } catch (IOException | RuntimeException e) {
         throw failure(page, e);
       }
-      ParquetCorruptionException.validate(real < 0 || real == claim, location.file(),
-          "%s: page at offset %d decompresses to %s bytes of values, its header claims %d", location.describe(),
-          page.offset(), real > claim ? "more than " + claim : Long.toString(real), claim);
+      ParquetCorruptionException.validate(real < 0 || real == claim, location.context(),
+          "page at offset %d decompresses to %s bytes of values, its header claims %d", page.offset(),
+          real > claim ? "more than " + claim : Long.toString(real), claim);
     }
   }
 
@@ -183,8 +182,8 @@ public final class PageDecompressor {
     ByteBuf body = page.body();
     crc.update(body.nioBuffer(body.readerIndex(), page.header().compressedSize()));
     int actual = (int) crc.getValue();
-    ParquetCorruptionException.validate(actual == page.header().crc(), location.file(),
-        "%s: page at offset %d fails its CRC check (stored %08x, computed %08x)", location.describe(),
-        page.offset(), page.header().crc(), actual);
+    ParquetCorruptionException.validate(actual == page.header().crc(), location.context(),
+        "page at offset %d fails its CRC check (stored %08x, computed %08x)", page.offset(), page.header().crc(),
+        actual);
   }
 }

@@ -48,8 +48,8 @@ public final class PageReader implements PageSource {
       if (type == PageType.DICTIONARY_PAGE) {
         if (seenDataPage) {
           body.release();
-          throw new ParquetCorruptionException(location.file(),
-              where + ": a dictionary page at offset " + offset + " follows data pages");
+          throw new ParquetCorruptionException(location.context(),
+              "a dictionary page at offset " + offset + " follows data pages");
         }
         return new Page(header, body, offset);
       }
@@ -58,7 +58,7 @@ public final class PageReader implements PageSource {
         valuesSeen += header.numValues();
         if (valuesSeen > numValues) {
           body.release();
-          throw new ParquetCorruptionException(location.file(), where + ": pages hold more values ("
+          throw new ParquetCorruptionException(location.context(), "pages hold more values ("
               + valuesSeen + ") than ColumnMetaData.num_values (" + numValues + ") at offset " + offset);
         }
         return new Page(header, body, offset);

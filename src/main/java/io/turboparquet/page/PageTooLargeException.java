@@ -1,6 +1,7 @@
 package io.turboparquet.page;
 
 import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.io.ErrorContext;
 
 /**
  * A page whose header claims more uncompressed bytes than the scan reads ({@code
@@ -10,8 +11,8 @@ import io.turboparquet.format.ParquetCorruptionException;
 public final class PageTooLargeException extends ParquetCorruptionException {
   private final int pageBytes;
 
-  PageTooLargeException(String file, String message, int pageBytes) {
-    super(file, message);
+  PageTooLargeException(ErrorContext where, String what, int pageBytes) {
+    super(where, what);
     this.pageBytes = pageBytes;
   }
 

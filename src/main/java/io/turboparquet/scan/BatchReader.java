@@ -60,7 +60,7 @@ abstract sealed class BatchReader implements AutoCloseable permits FlatColumnRea
 
   private void seekRow(long target) throws IOException {
     if (carry.rows() > 0 || target < rowPosition) {
-      throw new IllegalStateException(location.describe() + ": cannot move from row " + rowPosition + " to row "
+      throw location.context().illegalState("cannot move from row " + rowPosition + " to row "
           + target + (carry.rows() > 0 ? " with rows carried over" : ""));
     }
     seek(rowPosition, target);

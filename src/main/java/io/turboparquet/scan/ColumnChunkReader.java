@@ -42,8 +42,7 @@ final class ColumnChunkReader implements AutoCloseable {
     this.location = location;
     this.column = location.chunk().column();
     if (column.maxDefinitionLevel() > 255 || column.maxRepetitionLevel() > 255) {
-      throw new UnsupportedOperationException("[" + location.file() + "] column " + column.dottedPath()
-          + " is nested more than 255 levels deep");
+      throw location.context().unsupported("nested more than 255 levels deep");
     }
     this.inputs = inputs;
     this.metrics = metrics;

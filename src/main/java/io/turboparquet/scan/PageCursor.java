@@ -245,8 +245,8 @@ final class PageCursor implements AutoCloseable {
   private void loadDictionary(ByteBuf bytes, PageHeaderInfo h) throws IOException {
     metrics.addDictionaryPage();
     Encoding e = h.encoding();
-    ParquetCorruptionException.validate(e == Encoding.PLAIN || e == Encoding.PLAIN_DICTIONARY, location.file(),
-        "%s: dictionary page at offset %d uses %s; only PLAIN dictionaries exist", location.describe(), pageOffset, e);
+    ParquetCorruptionException.validate(e == Encoding.PLAIN || e == Encoding.PLAIN_DICTIONARY, location.context(),
+        "dictionary page at offset %d uses %s; only PLAIN dictionaries exist", pageOffset, e);
     if (dictionary != null) {
       dictionary.close();
       dictionary = null;
@@ -259,9 +259,9 @@ final class PageCursor implements AutoCloseable {
 
   private void startDataPage(PageHeaderInfo h) throws IOException {
     int n = h.numValues();
-    ParquetCorruptionException.validate(n <= maxPageEntries, location.file(),
-        "%s: page at offset %d claims %d values, more than the limit of %d (option maxPageEntries)",
-        location.describe(), pageOffset, n, maxPageEntries);
+    ParquetCorruptionException.validate(n <= maxPageEntries, location.context(),
+        "page at offset %d claims %d values, more than the limit of %d (option maxPageEntries)", pageOffset, n,
+        maxPageEntries);
     int off = page.readerIndex();
     int end = off + h.uncompressedSize();
     if (maxRep > 0 && reps.length < n) {
@@ -300,15 +300,14 @@ final class PageCursor implements AutoCloseable {
         nonNull += v == maxDef ? 1 : 0;
         over |= maxDef - v;
       }
-      ParquetCorruptionException.validate(over >= 0, location.file(),
-          "%s: page at offset %d has a definition level above the column's maximum %d", location.describe(),
-          pageOffset, maxDef);
+      ParquetCorruptionException.validate(over >= 0, location.context(),
+          "page at offset %d has a definition level above the column's maximum %d", pageOffset, maxDef);
     }
     int rows = maxRep > 0 && n > 0 ? checkRepetitionLevels(h, n) : n;
     if (h.type() == PageType.DATA_PAGE_V2) { // V2 headers count what the levels hold: they must agree
-      ParquetCorruptionException.validate(h.numNulls() == n - nonNull && h.numRows() == rows, location.file(),
-          "%s: V2 page at offset %d says %d nulls in %d rows, its levels hold %d in %d", location.describe(),
-          pageOffset, h.numNulls(), h.numRows(), n - nonNull, rows);
+      ParquetCorruptionException.validate(h.numNulls() == n - nonNull && h.numRows() == rows, location.context(),
+          "V2 page at offset %d says %d nulls in %d rows, its levels hold %d in %d", pageOffset, h.numNulls(),
+          h.numRows(), n - nonNull, rows);
     }
     firstDataPage &= n == 0;
     pageRecords = rows;
@@ -327,7 +326,7 @@ final class PageCursor implements AutoCloseable {
   private int checkRepetitionLevels(PageHeaderInfo h, int n) throws IOException {
     byte[] r = reps;
     ParquetCorruptionException.validate(r[0] == 0 || !(firstDataPage || h.type() == PageType.DATA_PAGE_V2),
-        location.file(), "%s: %s at offset %d starts with repetition level %d, not at a record", location.describe(),
+        location.context(), "%s at offset %d starts with repetition level %d, not at a record",
         firstDataPage ? "the first data page" : "the V2 data page", pageOffset, r[0] & 0xFF);
     int over = 0;
     int records = 0;
@@ -336,21 +335,21 @@ final class PageCursor implements AutoCloseable {
       records += v == 0 ? 1 : 0;
       over |= maxRep - v;
     }
-    ParquetCorruptionException.validate(over >= 0, location.file(),
-        "%s: page at offset %d has a repetition level above the column's maximum %d", location.describe(),
-        pageOffset, maxRep);
+    ParquetCorruptionException.validate(over >= 0, location.context(),
+        "page at offset %d has a repetition level above the column's maximum %d", pageOffset, maxRep);
     return records;
   }
 
   private int readV1Levels(Encoding encoding, byte[] dst, int max, int off, int end, int n) throws IOException {
     int width = bitWidth(max);
     if (encoding == Encoding.RLE) {
-      ParquetCorruptionException.validate(end - off >= 4, location.file(),
-          "%s: page at offset %d ends before its level length", location.describe(), pageOffset);
+      ParquetCorruptionException.validate(end - off >= 4, location.context(),
+          "page at offset %d ends before its level length", pageOffset);
       int length = page.getIntLE(off);
-      ParquetCorruptionException.validate(length >= 0 && length <= end - off - 4, location.file(),
-          "%s: page at offset %d: RLE levels length %d exceeds the page (%d bytes left)", location.describe(),
-          pageOffset, length, end - off - 4);
+      if (length < 0 || length > end - off - 4) {
+        throw location.corruption(pageOffset, "RLE levels length " + length + " exceeds the page (" + (end - off - 4)
+            + " bytes left)", null);
+      }
       levelDecoder.init(page, off + 4, length, width);
       levelDecoder.readLevels(dst, 0, n);
       return off + 4 + length;
@@ -359,20 +358,19 @@ final class PageCursor implements AutoCloseable {
       LegacyBitPackedLevels.decode(page, off, n, width, dst);
       return off + LegacyBitPackedLevels.byteLength(n, width);
     }
-    throw new ParquetCorruptionException(location.file(), location.describe() + ": page at offset " + pageOffset
-        + " encodes levels as " + encoding + "; levels are RLE or BIT_PACKED");
+    throw new ParquetCorruptionException(location.context(), "page at offset " + pageOffset + " encodes levels as "
+        + encoding + "; levels are RLE or BIT_PACKED");
   }
 
   private ValuesDecoder decoderFor(Encoding encoding) throws IOException {
-    ParquetCorruptionException.validate(encoding != null, location.file(), "%s: page at offset %d has no encoding",
-        location.describe(), pageOffset);
+    ParquetCorruptionException.validate(encoding != null, location.context(), "page at offset %d has no encoding",
+        pageOffset);
     ValuesDecoder d = decoders.get(encoding);
     if (d == null) {
       try {
         d = Decoders.create(encoding, column.physicalType(), column.typeLength(), dictionary);
       } catch (UnsupportedOperationException e) {
-        throw new UnsupportedOperationException("[" + location.file() + "] " + location.describe() + ": "
-            + e.getMessage(), e);
+        throw location.context().unsupported(e.getMessage(), e);
       }
       decoders.put(encoding, d);
     }

@@ -6,6 +6,7 @@ import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.FooterReader;
+import io.turboparquet.io.ErrorContext;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.StoreReads;
 import java.io.IOException;
@@ -42,7 +43,7 @@ public final class ParquetFileScanner implements AutoCloseable {
       this.projection = metadata.schema().project(columns);
       filter = predicate == null ? null : Filter.bind(predicate, metadata.schema());
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("[" + metadata.file() + "] " + e.getMessage(), e);
+      throw ErrorContext.of(metadata.file()).illegalArgument(e.getMessage(), e);
     }
     List<RowGroupRead> reads = new ArrayList<>();
     for (int i = 0; i < metadata.rowGroups().size(); i++) {

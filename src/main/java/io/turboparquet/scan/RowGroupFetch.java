@@ -6,6 +6,7 @@ import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.io.ChunkInput;
+import io.turboparquet.io.ErrorContext;
 import io.turboparquet.io.FetchedChunkInput;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.RangeReads;
@@ -13,7 +14,6 @@ import io.turboparquet.io.ReadPlanner;
 import io.turboparquet.page.IndexedPageReader;
 import io.turboparquet.io.StoreReads;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -152,7 +152,7 @@ final class RowGroupFetch implements AutoCloseable {
             interrupted = true; // closing: the buffer is released after this, so wait anyway
           } else {
             Thread.currentThread().interrupt();
-            throw new InterruptedIOException("[" + meta.file() + "] interrupted waiting for row group " + rowGroup);
+            throw ErrorContext.of(meta.file()).inRowGroup(rowGroup).interrupted("interrupted waiting for its bytes");
           }
         }
       }
@@ -164,8 +164,8 @@ final class RowGroupFetch implements AutoCloseable {
     void check(ColumnDescriptor column) throws IOException {
       Throwable t = error;
       if (t != null) {
-        throw new IOException("[" + meta.file() + "] row group " + rowGroup + " column " + column.dottedPath()
-            + ": reading bytes [" + start + ", " + (start + length) + "): " + t, t);
+        throw ErrorContext.of(meta.file()).inRowGroup(rowGroup).column(column.dottedPath())
+            .io("reading bytes [" + start + ", " + (start + length) + "): " + t, t);
       }
     }
   }
@@ -429,7 +429,7 @@ final class RowGroupFetch implements AutoCloseable {
   /** Bytes past the fetched ones, for chunks whose stated length is short; one stream, opened on demand. */
   private synchronized void readBeyond(long position, ByteBuf dst, int dstIndex, int length) throws IOException {
     if (closed) {
-      throw new IOException("[" + meta.file() + "] row group " + rowGroup + " is closed");
+      throw ErrorContext.of(meta.file()).inRowGroup(rowGroup).io("read after the row group's fetch closed");
     }
     if (beyondStream == null) {
       beyondStream = FileOpener.open(context.fileSystem(), path, meta.fileLength(), false);

@@ -18,6 +18,7 @@ import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.thrift.BloomFilterHeaderDecoder;
 import io.turboparquet.format.thrift.PageHeaderDecoder;
 import io.turboparquet.io.DirectBufInputStream;
+import io.turboparquet.io.ErrorContext;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.StoreReads;
 import io.turboparquet.page.ChunkLocation;
@@ -267,8 +268,7 @@ public final class RowGroupPruning implements AutoCloseable {
       }
       Encoding encoding = header.encoding();
       ParquetCorruptionException.validate(encoding == Encoding.PLAIN || encoding == Encoding.PLAIN_DICTIONARY,
-          meta.file(), "%s: dictionary page at offset %d uses %s; only PLAIN dictionaries exist",
-          location.describe(), start, encoding);
+          location.context(), "dictionary page at offset %d uses %s; only PLAIN dictionaries exist", start, encoding);
       ByteBuf body = input.getNext(header.compressedSize());
       PageDecompressor decompressor = new PageDecompressor(location, context.buffers(), options.verifyChecksums(),
           options.maxPageBytes());
@@ -324,27 +324,28 @@ public final class RowGroupPruning implements AutoCloseable {
   /** The chunk's bloom filter, checked; null when this reader cannot use it (see the class comment). */
   private BloomFilter readBloomFilter(ColumnChunkMeta chunk) throws IOException {
     BloomFilterLocation at = chunk.bloomFilter();
-    String where = new ChunkLocation(meta.file(), rowGroup.index(), chunk).describe() + ": bloom filter at offset "
-        + at.offset();
+    ErrorContext chunkAt = new ChunkLocation(meta.file(), rowGroup.index(), chunk).context();
+    String bloom = "bloom filter at offset " + at.offset();
     long fileLength = meta.fileLength();
-    ParquetCorruptionException.validate(at.offset() < fileLength, meta.file(),
-        "%s is outside the file (%d bytes)", where, fileLength);
-    ParquetCorruptionException.validate(at.length() >= 0 && at.length() <= fileLength - at.offset(), meta.file(),
-        "%s: ColumnMetaData.bloom_filter_length %d runs past the end of the file (%d bytes)", where, at.length(),
+    ParquetCorruptionException.validate(at.offset() < fileLength, chunkAt, "%s is outside the file (%d bytes)", bloom,
+        fileLength);
+    ParquetCorruptionException.validate(at.length() >= 0 && at.length() <= fileLength - at.offset(), chunkAt,
+        "%s: ColumnMetaData.bloom_filter_length %d runs past the end of the file (%d bytes)", bloom, at.length(),
         fileLength);
     long span = at.hasLength() ? at.length() : fileLength - at.offset();
     byte[] head = read(at.offset(), (int) Math.min(span, FIRST_READ));
-    BloomFilterHeader header = BloomFilterHeaderDecoder.read(meta.file(), where, head, 0, head.length);
+    BloomFilterHeader header = BloomFilterHeaderDecoder.read(meta.file(), chunkAt.where() + ": " + bloom, head, 0,
+        head.length);
     if (!header.isSupported()) {
       return null;
     }
     int n = header.numBytes();
     ParquetCorruptionException.validate(n >= SplitBlockBloomFilter.BYTES_PER_BLOCK && Integer.bitCount(n) == 1,
-        meta.file(), "%s: BloomFilterHeader.numBytes %d is not a power of two of at least %d", where, n,
+        chunkAt, "%s: BloomFilterHeader.numBytes %d is not a power of two of at least %d", bloom, n,
         SplitBlockBloomFilter.BYTES_PER_BLOCK);
     long room = span - header.headerLength();
-    ParquetCorruptionException.validate(n <= room, meta.file(),
-        "%s: a bitset of %d bytes does not fit in the %d bytes %s after its %d-byte header", where, n, room,
+    ParquetCorruptionException.validate(n <= room, chunkAt,
+        "%s: a bitset of %d bytes does not fit in the %d bytes %s after its %d-byte header", bloom, n, room,
         at.hasLength() ? "bloom_filter_length leaves" : "left in the file", header.headerLength());
     if (n > MAX_BLOOM_FILTER_BYTES) {
       return null;

@@ -4,6 +4,7 @@ import io.turboparquet.filter.Filter;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.RowGroupMeta;
+import io.turboparquet.io.ErrorContext;
 import java.util.List;
 import java.util.Objects;
 import org.apache.hadoop.fs.Path;
@@ -24,8 +25,8 @@ public record RowGroupRead(Path path, FileMetadata metadata, int rowGroup, List<
     Objects.requireNonNull(options, "options");
     projection = List.copyOf(projection);
     if (rowGroup >= metadata.rowGroups().size()) {
-      throw new IllegalArgumentException("[" + metadata.file() + "] has " + metadata.rowGroups().size()
-          + " row groups, not " + (rowGroup + 1));
+      throw ErrorContext.of(metadata.file()).illegalArgument("has " + metadata.rowGroups().size() + " row groups, not "
+          + (rowGroup + 1));
     }
     if (rowGroup >= 0) {
       RowGroupMeta rg = metadata.rowGroups().get(rowGroup);
@@ -46,9 +47,9 @@ public record RowGroupRead(Path path, FileMetadata metadata, int rowGroup, List<
    */
   private static void requireDecoded(FileMetadata metadata, RowGroupMeta rg, ColumnDescriptor c, String role) {
     if (!rg.isDecoded(c.index())) {
-      throw new IllegalArgumentException("[" + metadata.file() + "] row group " + rg.index() + ": column "
-          + c.dottedPath() + " is " + role + " but its chunk is not in the decoded footer"
-          + " (decode the footer with ParquetFileScanner.footerFor(columns, filter))");
+      throw ErrorContext.of(metadata.file()).inRowGroup(rg.index()).column(c.dottedPath()).illegalArgument(role
+          + " but its chunk is not in the decoded footer (decode the footer with"
+          + " ParquetFileScanner.footerFor(columns, filter))");
     }
   }
 

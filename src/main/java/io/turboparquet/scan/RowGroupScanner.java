@@ -9,6 +9,7 @@ import io.turboparquet.format.OffsetIndex;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.io.ChunkInput;
+import io.turboparquet.io.ErrorContext;
 import io.turboparquet.io.Failures;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.StoreReads;
@@ -19,7 +20,6 @@ import io.turboparquet.page.PageReader;
 import io.turboparquet.page.PageSource;
 import io.turboparquet.page.PrefetchBudget;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Comparator;
@@ -270,9 +270,11 @@ final class RowGroupScanner implements AutoCloseable {
     int rows = asked;
     for (ColumnBatch c : columns) {
       if (c != null) {
-        ParquetCorruptionException.validate(c.rowCount() > 0, file,
-            "row group %d column %s: has %d rows at row %d where the row group promises %d more (batch of %d)",
-            rowGroup.index(), c.column().dottedPath(), c.rowCount(), start, remaining, asked);
+        if (c.rowCount() <= 0) {
+          throw new ParquetCorruptionException(ErrorContext.of(file).inRowGroup(rowGroup.index())
+              .column(c.column().dottedPath()), "has " + c.rowCount() + " rows at row " + start
+              + " where the row group promises " + remaining + " more (batch of " + asked + ")");
+        }
         rows = Math.min(rows, c.rowCount());
       }
     }
@@ -413,7 +415,7 @@ final class RowGroupScanner implements AutoCloseable {
     if (interrupted) {
       Thread.currentThread().interrupt();
       if (failure == null) {
-        failure = new InterruptedIOException("interrupted while decoding " + file);
+        failure = ErrorContext.of(file).inRowGroup(rowGroup.index()).interrupted("interrupted while decoding");
       }
     }
     Failures.rethrow(failure);

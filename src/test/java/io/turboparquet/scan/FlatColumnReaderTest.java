@@ -139,7 +139,8 @@ class FlatColumnReaderTest {
       r.readBatch(0, 4, NO_LIMIT);
       r.keep(2);
       IllegalStateException e = assertThrows(IllegalStateException.class, () -> r.readBatch(5, 2, NO_LIMIT));
-      assertEquals("row group 0 column x: cannot move from row 2 to row 5 with rows carried over", e.getMessage());
+      assertEquals("[memory.parquet] row group 0 column x: cannot move from row 2 to row 5 with rows carried over",
+          e.getMessage());
     } finally {
       close(r);
     }

@@ -242,10 +242,10 @@ class PageIndexSkippingTest {
     // column: without the filter's column the scan would skip nothing, and say nothing of why.
     IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> scan(v1, projection,
         Predicate.parse("key >= 60000 AND key < 60300"), ScanOptions.defaults(), FooterOptions.projecting(projection)));
-    assertTrue(refused.getMessage().contains("row group 0: column key is filtered on"), refused.getMessage());
+    assertTrue(refused.getMessage().contains("row group 0 column key: filtered on"), refused.getMessage());
     refused = assertThrows(IllegalArgumentException.class, () -> scan(v1, List.of("s", "d"), null,
         ScanOptions.defaults(), FooterOptions.projecting(projection)));
-    assertTrue(refused.getMessage().contains("row group 0: column d is projected"), refused.getMessage());
+    assertTrue(refused.getMessage().contains("row group 0 column d: projected"), refused.getMessage());
     // Only those chunks were decoded: "d" is neither projected nor filtered.
     FileMetadata meta = ParquetFileScanner.readMetadata(harness.context(ScanOptions.defaults(),
         new TrackingBufferSource(), new ScanMetrics()), ScanHarness.hadoopPath(v1),

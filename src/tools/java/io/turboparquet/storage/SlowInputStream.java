@@ -1,5 +1,6 @@
 package io.turboparquet.storage;
 
+import io.turboparquet.io.ErrorContext;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -151,7 +152,7 @@ final class SlowInputStream extends FSInputStream implements ByteBufferPositione
   public void readFully(long position, byte[] b, int off, int len) throws IOException {
     validatePositionedReadArgs(position, b, off, len);
     if (len > 0 && call(position, ByteBuffer.wrap(b, off, len)) < len) {
-      throw new EOFException("[" + path + "] end of file reading " + len + " bytes at " + position);
+      throw ErrorContext.of(path).eof("end of file reading " + len + " bytes at " + position);
     }
   }
 
@@ -164,7 +165,7 @@ final class SlowInputStream extends FSInputStream implements ByteBufferPositione
   public void readFully(long position, ByteBuffer buf) throws IOException {
     int want = buf.remaining();
     if (want > 0 && call(position, buf) < want) {
-      throw new EOFException("[" + path + "] end of file reading " + want + " bytes at " + position);
+      throw ErrorContext.of(path).eof("end of file reading " + want + " bytes at " + position);
     }
   }
 
@@ -175,7 +176,7 @@ final class SlowInputStream extends FSInputStream implements ByteBufferPositione
 
   private void ensureOpen() throws IOException {
     if (closed) {
-      throw new IOException("[" + path + "] stream is closed");
+      throw ErrorContext.of(path).io("stream is closed");
     }
   }
 

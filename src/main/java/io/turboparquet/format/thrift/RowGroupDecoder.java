@@ -19,6 +19,7 @@ import io.turboparquet.format.EncodingStats;
 import io.turboparquet.format.GeospatialStatistics;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
+import io.turboparquet.io.ErrorContext;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -114,7 +115,7 @@ final class RowGroupDecoder {
     r.require(hasTotalByteSize, "RowGroup.total_byte_size (row group " + index + ")");
     r.require(hasNumRows, "RowGroup.num_rows (row group " + index + ")");
     if (numRows < 0) {
-      throw r.corrupt("row group " + index + ": RowGroup.num_rows is negative");
+      throw r.corrupt(where(index) + "RowGroup.num_rows is negative");
     }
     return new RowGroupMeta(index, numRows, totalByteSize, chunks);
   }
@@ -122,7 +123,7 @@ final class RowGroupDecoder {
   private List<ColumnChunkMeta> chunks(int index) throws ParquetCorruptionException {
     int n = r.readList("RowGroup.columns", STRUCT);
     if (n != leaves.size()) {
-      throw r.corrupt("row group " + index + " has " + n + " column chunks, the schema " + leaves.size() + " leaves");
+      throw r.corrupt(where(index) + "has " + n + " column chunks, the schema " + leaves.size() + " leaves");
     }
     ColumnChunkMeta[] out = new ColumnChunkMeta[n];
     for (int i = 0; i < n; i++) {
@@ -429,7 +430,13 @@ final class RowGroupDecoder {
     return new ChunkCoding(codec, codecId, encodings, unknown, stats);
   }
 
+  /** "row group 3: " */
+  private String where(int index) {
+    return ErrorContext.of(r.file()).inRowGroup(index).where() + ": ";
+  }
+
+  /** "row group 3 column a.b: " */
   private String where() {
-    return "row group " + rowGroup + " column " + column.dottedPath() + ": ";
+    return ErrorContext.of(r.file()).inRowGroup(rowGroup).column(column.dottedPath()).where() + ": ";
   }
 }
