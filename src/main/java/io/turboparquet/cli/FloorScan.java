@@ -33,18 +33,19 @@ final class FloorScan {
   static long run(FileSystem fs, Path path, FileMetadata meta, List<ColumnDescriptor> projection, ScanOptions options,
       BufferSource buffers, ScanMetrics metrics) throws IOException {
     long rows = 0;
-    int bufferSize = options.bufferSizeFor(projection.size());
+    int bufferSize = options.io().bufferSizeFor(projection.size());
     for (RowGroupMeta rg : meta.rowGroups()) {
       metrics.addRowGroup(rg.numRows());
       rows += rg.numRows();
       for (ColumnDescriptor column : projection) {
         ColumnChunkMeta chunk = rg.column(column.index());
         ChunkLocation location = new ChunkLocation(meta.file(), rg.index(), chunk);
-        try (FSDataInputStream in = FileOpener.open(fs, path, meta.fileLength(), options.readAheadHint())) {
-          ChunkInput input = options.openChunk(in, meta, chunk, bufferSize, buffers);
-          PageDecompressor decompressor = new PageDecompressor(location, buffers, options.verifyChecksums(),
-              options.maxPageBytes());
-          try (PageReader pages = new PageReader(input, location, options.maxPageBytes())) {
+        try (FSDataInputStream in = FileOpener.open(fs, path, meta.fileLength(), options.io().readAheadHint())) {
+          ChunkInput input = ChunkInput.open(in, meta.file(), meta.fileLength(), chunk.startOffset(),
+              chunk.totalCompressedSize(), options.io().bufferedReads(), bufferSize, buffers);
+          PageDecompressor decompressor = new PageDecompressor(location, buffers, options.decode().verifyChecksums(),
+              options.limits().maxPageBytes());
+          try (PageReader pages = new PageReader(input, location, options.limits().maxPageBytes())) {
             Page page;
             while ((page = pages.next()) != null) {
               try {

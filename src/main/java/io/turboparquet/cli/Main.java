@@ -369,18 +369,18 @@ public final class Main {
         .lateMaterialization(!args.bool("no-late-materialization", false))
         .bloomFilterPruning(!args.bool("no-bloom-filter", false));
     ScanOptions d = ScanOptions.defaults();
-    b.coalescedReads(args.bool("coalesce", d.coalescedReads()))
-        .coalesceGap(args.longValue("coalesce-gap", d.coalesceGap()))
-        .coalesceMaxSize(args.integer("coalesce-max-size", d.coalesceMaxSize()))
-        .prefetchRowGroups(args.bool("prefetch", d.prefetchRowGroups()))
-        .decodeAhead(args.bool("decode-ahead", d.decodeAhead()))
-        .maxPageBytes(args.integer("max-page-bytes", d.maxPageBytes()))
-        .maxPageEntries(args.integer("max-page-entries", d.maxPageEntries()));
-    b.bufferSize(args.integer("buffer-size", d.bufferSize()))
-        .batchSize(args.integer("batch-size", d.batchSize()))
-        .batchBytes(args.longValue("batch-bytes", d.batchBytes()))
-        .queueDepth(args.integer("queue-depth", d.queueDepth()))
-        .memoryBudget(args.longValue("memory-budget", d.memoryBudget()));
+    b.coalescedReads(args.bool("coalesce", d.io().coalescedReads()))
+        .coalesceGap(args.longValue("coalesce-gap", d.io().coalesceGap()))
+        .coalesceMaxSize(args.integer("coalesce-max-size", d.io().coalesceMaxSize()))
+        .prefetchRowGroups(args.bool("prefetch", d.io().prefetchRowGroups()))
+        .decodeAhead(args.bool("decode-ahead", d.decode().decodeAhead()))
+        .maxPageBytes(args.integer("max-page-bytes", d.limits().maxPageBytes()))
+        .maxPageEntries(args.integer("max-page-entries", d.limits().maxPageEntries()));
+    b.bufferSize(args.integer("buffer-size", d.io().bufferSize()))
+        .batchSize(args.integer("batch-size", d.decode().batchSize()))
+        .batchBytes(args.longValue("batch-bytes", d.decode().batchBytes()))
+        .queueDepth(args.integer("queue-depth", d.io().queueDepth()))
+        .memoryBudget(args.longValue("memory-budget", d.io().memoryBudget()));
     try {
       return b.build();
     } catch (IllegalArgumentException e) {

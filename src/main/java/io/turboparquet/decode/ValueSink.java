@@ -23,7 +23,7 @@ public final class ValueSink implements AutoCloseable {
   /**
    * Hard cap on one column's values in one batch (bytes of data, or of fixed-width slots): a
    * netty buffer holds at most 2^31 - 1 bytes. A batch that needs more is refused with a clean
-   * error; batch byte limits ({@code ScanOptions.batchBytes}) stay below it.
+   * error; batch byte limits ({@code ScanOptions.Decode.batchBytes}) stay below it.
    */
   public static final long MAX_BYTES = Integer.MAX_VALUE - 16;
   private static final int MIN_CAPACITY = 256;

@@ -105,7 +105,7 @@ final class DrillScanOptions {
     if (memory <= 0) {
       memory = options.getLong(ExecConstants.OUTPUT_BATCH_SIZE);
     }
-    return memory <= 0 ? ScanOptions.defaults().batchBytes() : Math.min(memory, ScanOptions.MAX_BATCH_BYTES);
+    return memory <= 0 ? ScanOptions.defaults().decode().batchBytes() : Math.min(memory, ScanOptions.MAX_BATCH_BYTES);
   }
 
   /**

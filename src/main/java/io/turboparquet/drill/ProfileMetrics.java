@@ -47,16 +47,17 @@ final class ProfileMetrics {
     stats.addLongStat(ScanMetric.TOTAL_PRUNING_BYTES, m.dictionaryPruningBytes() + m.bloomFilterBytes());
     stats.addLongStat(ScanMetric.NUM_LATE_SKIPPED_ROWS, m.lateSkippedRows());
     if (options != null) {
-      stats.setLongStat(ScanMetric.OPTION_ASYNC_PAGE_READS, options.asyncPageReads() ? 1 : 0);
-      stats.setLongStat(ScanMetric.OPTION_BUFFERED_READS, options.bufferedReads() ? 1 : 0);
-      stats.setLongStat(ScanMetric.OPTION_BUFFER_SIZE, options.bufferSize());
-      stats.setLongStat(ScanMetric.OPTION_READ_AHEAD_HINT, options.readAheadHint() ? 1 : 0);
-      stats.setLongStat(ScanMetric.OPTION_QUEUE_DEPTH, options.queueDepth());
-      stats.setLongStat(ScanMetric.OPTION_PARALLEL_DECODE, options.parallelDecode() ? 1 : 0);
-      stats.setLongStat(ScanMetric.OPTION_BATCH_ROWS, options.batchSize());
-      stats.setLongStat(ScanMetric.OPTION_MEMORY_BUDGET, options.memoryBudget());
-      stats.setLongStat(ScanMetric.OPTION_COALESCED_READS, options.coalescedReads() ? 1 : 0);
-      stats.setLongStat(ScanMetric.OPTION_DECODE_AHEAD, options.decodeAhead() && options.parallelDecode() ? 1 : 0);
+      stats.setLongStat(ScanMetric.OPTION_ASYNC_PAGE_READS, options.io().asyncPageReads() ? 1 : 0);
+      stats.setLongStat(ScanMetric.OPTION_BUFFERED_READS, options.io().bufferedReads() ? 1 : 0);
+      stats.setLongStat(ScanMetric.OPTION_BUFFER_SIZE, options.io().bufferSize());
+      stats.setLongStat(ScanMetric.OPTION_READ_AHEAD_HINT, options.io().readAheadHint() ? 1 : 0);
+      stats.setLongStat(ScanMetric.OPTION_QUEUE_DEPTH, options.io().queueDepth());
+      stats.setLongStat(ScanMetric.OPTION_PARALLEL_DECODE, options.decode().parallelDecode() ? 1 : 0);
+      stats.setLongStat(ScanMetric.OPTION_BATCH_ROWS, options.decode().batchSize());
+      stats.setLongStat(ScanMetric.OPTION_MEMORY_BUDGET, options.io().memoryBudget());
+      stats.setLongStat(ScanMetric.OPTION_COALESCED_READS, options.io().coalescedReads() ? 1 : 0);
+      stats.setLongStat(ScanMetric.OPTION_DECODE_AHEAD,
+          options.decode().decodeAhead() && options.decode().parallelDecode() ? 1 : 0);
     }
   }
 

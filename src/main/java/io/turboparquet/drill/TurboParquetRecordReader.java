@@ -254,7 +254,7 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     int rows;
     try {
       if (read.projection().isEmpty()) {
-        rows = (int) Math.min(read.options().batchSize(), remaining); // row counts only
+        rows = (int) Math.min(read.options().decode().batchSize(), remaining); // row counts only
       } else {
         Batch batch = pipeline.next();
         if (batch == null) {

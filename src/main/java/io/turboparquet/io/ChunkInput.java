@@ -3,6 +3,7 @@ package io.turboparquet.io;
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
 import java.io.InputStream;
+import org.apache.hadoop.fs.FSDataInputStream;
 
 /**
  * A stream over one byte range of a file (a column chunk): bytes for the page-header decoder
@@ -13,6 +14,17 @@ public abstract class ChunkInput extends InputStream {
   private long readNanos;
   private long bytesRead;
   private long readCalls;
+
+  /**
+   * The stream over {@code [start, start + length)} of the open file {@code in}: through a read
+   * buffer of {@code bufferSize} bytes when {@code buffered}, else one exact read per page.
+   */
+  public static ChunkInput open(FSDataInputStream in, String file, long fileLength, long start, long length,
+      boolean buffered, int bufferSize, BufferSource buffers) {
+    return buffered
+        ? new BufferedDirectBufInputStream(in, file, fileLength, start, length, bufferSize, buffers)
+        : new DirectBufInputStream(in, file, fileLength, start, length, buffers);
+  }
 
   /**
    * The next {@code n} bytes as a buffer the caller owns and must release. May be a slice of a

@@ -5,7 +5,7 @@ import io.turboparquet.io.ErrorContext;
 
 /**
  * A page whose header claims more uncompressed bytes than the scan reads ({@code
- * ScanOptions.maxPageBytes}), refused before anything is allocated for it. A corruption error like
+ * ScanOptions.Limits#maxPageBytes}), refused before anything is allocated for it. A corruption error like
  * the file's other refused claims, typed so that a boundary can name its own way to raise the limit.
  */
 public final class PageTooLargeException extends ParquetCorruptionException {

@@ -36,7 +36,10 @@ final class PageCursor implements AutoCloseable {
   private final ScanMetrics metrics;
   private final int maxDef;
   private final int maxRep;
-  /** {@link ScanOptions#maxPageEntries()}: checked before a page's levels are decoded into arrays of that size. */
+  /**
+   * {@link ScanOptions.Limits#maxPageEntries()}: checked before a page's levels are decoded into
+   * arrays of that size.
+   */
   private final int maxPageEntries;
   private final RleBitPackedHybridDecoder levelDecoder = new RleBitPackedHybridDecoder();
   private final Map<Encoding, ValuesDecoder> decoders = new EnumMap<>(Encoding.class);
@@ -72,12 +75,13 @@ final class PageCursor implements AutoCloseable {
     this.location = location;
     this.column = location.chunk().column();
     this.pages = pages;
-    this.decompressor = new PageDecompressor(location, source, options.verifyChecksums(), options.maxPageBytes());
+    this.decompressor = new PageDecompressor(location, source, options.decode().verifyChecksums(),
+        options.limits().maxPageBytes());
     this.source = source;
     this.metrics = metrics;
     this.maxDef = column.maxDefinitionLevel();
     this.maxRep = column.maxRepetitionLevel();
-    this.maxPageEntries = options.maxPageEntries();
+    this.maxPageEntries = options.limits().maxPageEntries();
   }
 
   /** File offset of the current (or last) page's header, for error messages. */

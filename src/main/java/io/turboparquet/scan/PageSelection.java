@@ -49,7 +49,7 @@ final class PageSelection {
    */
   static PageSelection plan(ScanContext context, FileMetadata meta, Path path, int rowGroup,
       List<ColumnDescriptor> projection, Filter filter) throws IOException {
-    if (filter == null || !context.options().pageIndexSkipping() || projection.isEmpty()) {
+    if (filter == null || !context.options().pruning().pageIndexSkipping() || projection.isEmpty()) {
       return null;
     }
     RowGroupMeta rg = meta.rowGroups().get(rowGroup);

@@ -22,7 +22,7 @@ import org.apache.hadoop.fs.Path;
  * Scans a whole file over a projection: its row groups in order, batch by batch, through one
  * {@link RowGroupPipeline}. With a filter, a row group whose dictionaries or bloom filters show
  * that no row can match is not read ({@link RowGroupPruning}), and (with
- * {@link ScanOptions#pageIndexSkipping()} on) each other row group's page index narrows the rows to
+ * {@link ScanOptions.Pruning#pageIndexSkipping()} on) each other row group's page index narrows the rows to
  * those that may match ({@link PageSelection}): row groups without such rows are not read, and only
  * their pages are read of the others. Batches then hold a superset of the matching rows;
  * evaluating the filter on them is the caller's job.

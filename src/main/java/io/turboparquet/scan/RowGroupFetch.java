@@ -37,7 +37,7 @@ import org.apache.hadoop.fs.StreamCapabilities;
  * limits each connection is read over several); on the calling thread when the scan is
  * synchronous. A column's {@link #input(int)} waits only for the range holding its chunk.
  * Nothing outside the projected chunks is read, except gaps of at most
- * {@link ScanOptions#coalesceGap()} bytes between them. With a {@link PageSelection}, only its
+ * {@link ScanOptions.Io#coalesceGap()} bytes between them. With a {@link PageSelection}, only its
  * segments of each chunk are read (page-index skipping).
  */
 final class RowGroupFetch implements AutoCloseable {
@@ -95,7 +95,7 @@ final class RowGroupFetch implements AutoCloseable {
       try {
         long t0 = System.nanoTime();
         try (FSDataInputStream in = FileOpener.open(context.fileSystem(), path, meta.fileLength(),
-            context.options().readAheadHint(), start, length)) {
+            context.options().io().readAheadHint(), start, length)) {
           RangeReads.forStream(in).readFully(start, buffer, index, length);
           context.metrics().addStoreReads(StoreReads.of(in));
         }
@@ -221,8 +221,8 @@ final class RowGroupFetch implements AutoCloseable {
     bytes = sum;
     rangeOf = new int[segS.length];
     ScanOptions options = context.options();
-    List<ReadPlanner.Range> plan = ReadPlanner.coalesce(segS, segE, options.coalesceGap(),
-        options.coalesceMaxSize());
+    List<ReadPlanner.Range> plan = ReadPlanner.coalesce(segS, segE, options.io().coalesceGap(),
+        options.io().coalesceMaxSize());
     rangeStarts = plan.stream().mapToLong(ReadPlanner.Range::start).toArray();
     try {
       for (int r = 0; r < plan.size(); r++) {
@@ -233,7 +233,7 @@ final class RowGroupFetch implements AutoCloseable {
         ByteBuf buffer = context.buffers().buffer((int) range.length());
         buffers.add(buffer);
         List<Part> rangeParts = new ArrayList<>();
-        for (long[] p : range.parts(options.coalesceMaxSize())) {
+        for (long[] p : range.parts(options.io().coalesceMaxSize())) {
           rangeParts.add(new Part(buffer, (int) (p[0] - range.start()), p[0], (int) (p[1] - p[0])));
         }
         parts.add(rangeParts);
@@ -266,7 +266,7 @@ final class RowGroupFetch implements AutoCloseable {
   }
 
   private void issue() {
-    boolean async = context.options().asyncPageReads() && context.scanPool() != null;
+    boolean async = context.options().io().asyncPageReads() && context.scanPool() != null;
     context.metrics().addCoalescedRanges(buffers.size());
     if (async && issueVectored()) {
       return;
@@ -309,7 +309,7 @@ final class RowGroupFetch implements AutoCloseable {
     Part last = all.get(all.size() - 1);
     FSDataInputStream in;
     try {
-      in = FileOpener.open(context.fileSystem(), path, meta.fileLength(), context.options().readAheadHint(),
+      in = FileOpener.open(context.fileSystem(), path, meta.fileLength(), context.options().io().readAheadHint(),
           first.start, last.start + last.length - first.start);
     } catch (IOException | RuntimeException e) {
       return false; // the per-part reads will report it

@@ -239,7 +239,7 @@ public final class RowGroupPipeline implements AutoCloseable {
       return;
     }
     ScanOptions options = reads.get(next).options();
-    if (!options.decodeAhead() || !options.parallelDecode()) {
+    if (!options.decode().decodeAhead() || !options.decode().parallelDecode()) {
       return;
     }
     try {
@@ -318,7 +318,7 @@ public final class RowGroupPipeline implements AutoCloseable {
    */
   private void prefetch(int first) {
     ScanOptions options = context.options();
-    if (!options.prefetchRowGroups() || !options.asyncPageReads() || context.scanPool() == null
+    if (!options.io().prefetchRowGroups() || !options.io().asyncPageReads() || context.scanPool() == null
         || scanner.fetchedBytes() == 0) {
       return;
     }
@@ -401,7 +401,7 @@ public final class RowGroupPipeline implements AutoCloseable {
    * only): each is a few small reads, which on remote storage cost a round trip each.
    */
   private void planAhead(int first) {
-    if (!context.options().asyncPageReads() || context.scanPool() == null) {
+    if (!context.options().io().asyncPageReads() || context.scanPool() == null) {
       return;
     }
     int last = Math.min(reads.size(), Math.max(current, 0) + 1 + MAX_PREFETCH_DEPTH);

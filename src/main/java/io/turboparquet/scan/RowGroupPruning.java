@@ -42,8 +42,8 @@ import org.apache.hadoop.fs.Path;
  * statistics are not consulted (the engine does that).
  *
  * <p>A leaf {@code column = v} or {@code column IN (v1, ...)} rules its row group out when the column
- * chunk's bloom filter ({@link ScanOptions#bloomFilterPruning}) holds none of the values' hashes, or
- * when every data page of the chunk is dictionary-encoded ({@link ScanOptions#dictionaryPruning}) and
+ * chunk's bloom filter ({@link ScanOptions.Pruning#bloomFilterPruning}) holds none of the values' hashes, or
+ * when every data page of the chunk is dictionary-encoded ({@link ScanOptions.Pruning#dictionaryPruning}) and
  * the dictionary holds none of the values. The values are compared in their stored form
  * ({@link EqualityValues}, which also says where they cannot be listed). Every data page is
  * dictionary-encoded when the chunk's encoding stats say so; without encoding stats only by
@@ -141,13 +141,13 @@ public final class RowGroupPruning implements AutoCloseable {
 
   /** The largest dictionary page read ahead of its row group's turn: about 7.5 MiB of the default 256 MiB budget. */
   static long aheadDictionaryBytes(ScanOptions options) {
-    return options.memoryBudget() / (2L * (RowGroupPipeline.MAX_PREFETCH_DEPTH + 1));
+    return options.io().memoryBudget() / (2L * (RowGroupPipeline.MAX_PREFETCH_DEPTH + 1));
   }
 
   private static Boolean prunes(ScanContext context, FileMetadata meta, Path path, int rowGroup, Filter filter,
       long dictionaryLimit) throws IOException {
     ScanOptions options = context.options();
-    if (filter == null || !options.dictionaryPruning() && !options.bloomFilterPruning()) {
+    if (filter == null || !options.pruning().dictionaryPruning() && !options.pruning().bloomFilterPruning()) {
       return false;
     }
     try (RowGroupPruning pruning = new RowGroupPruning(context, meta, path, rowGroup, dictionaryLimit)) {
@@ -195,7 +195,7 @@ public final class RowGroupPruning implements AutoCloseable {
     }
     ColumnChunkMeta chunk = rowGroup.column(index);
     ScanOptions options = context.options();
-    if (options.bloomFilterPruning() && chunk.bloomFilter() != null) {
+    if (options.pruning().bloomFilterPruning() && chunk.bloomFilter() != null) {
       if (!blooms.containsKey(index)) {
         blooms.put(index, readBloomFilter(chunk));
       }
@@ -204,7 +204,7 @@ public final class RowGroupPruning implements AutoCloseable {
         return BY_BLOOM_FILTER;
       }
     }
-    if (options.dictionaryPruning() && dataPagesAllDictionary(chunk)) {
+    if (options.pruning().dictionaryPruning() && dataPagesAllDictionary(chunk)) {
       if (!dictionaries.containsKey(index)) {
         dictionaries.put(index, readDictionary(chunk));
       }
@@ -270,8 +270,8 @@ public final class RowGroupPruning implements AutoCloseable {
       ParquetCorruptionException.validate(encoding == Encoding.PLAIN || encoding == Encoding.PLAIN_DICTIONARY,
           location.context(), "dictionary page at offset %d uses %s; only PLAIN dictionaries exist", start, encoding);
       ByteBuf body = input.getNext(header.compressedSize());
-      PageDecompressor decompressor = new PageDecompressor(location, context.buffers(), options.verifyChecksums(),
-          options.maxPageBytes());
+      PageDecompressor decompressor = new PageDecompressor(location, context.buffers(),
+          options.decode().verifyChecksums(), options.limits().maxPageBytes());
       try {
         ByteBuf bytes = decompressor.decompress(new Page(header, body, start));
         try {

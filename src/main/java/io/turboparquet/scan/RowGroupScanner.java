@@ -34,7 +34,7 @@ import org.apache.hadoop.fs.Path;
  * not). Each column has its own reader; with parallel decoding the columns of a batch are decoded
  * as separate tasks on the decode pool, and every column must come back with the batch's row count.
  *
- * <p>Batches are bounded in bytes per column ({@link ScanOptions#batchBytes}): flat fixed-width
+ * <p>Batches are bounded in bytes per column ({@link ScanOptions.Decode#batchBytes}): flat fixed-width
  * columns by fewer rows per batch, computed once; variable-width and nested columns end a batch
  * early at a record boundary. All columns decode at once (in parallel or not) and the batch then
  * has the fewest rows any column returned; the columns that read further keep their extra rows
@@ -108,8 +108,10 @@ final class RowGroupScanner implements AutoCloseable {
     this.filtered = selection != null;
     this.ranges = selection == null ? RowRanges.all(rowGroup.numRows()) : selection.rows();
     ScanOptions options = context.options();
-    int bufferSize = options.bufferSizeFor(projection.size());
-    PrefetchBudget prefetch = new PrefetchBudget(options.prefetchBudget());
+    ScanOptions.Io io = options.io();
+    int maxPageBytes = options.limits().maxPageBytes();
+    int bufferSize = io.bufferSizeFor(projection.size());
+    PrefetchBudget prefetch = new PrefetchBudget(io.prefetchBudget());
     try {
       for (int i = 0; i < projection.size(); i++) {
         ColumnChunkMeta chunk = rowGroup.column(projection.get(i).index());
@@ -123,24 +125,25 @@ final class RowGroupScanner implements AutoCloseable {
             List<IndexedPageReader.Segment> segments = fetch.segments(i);
             inputs = segments.stream().map(IndexedPageReader.Segment::input).toList();
             pages = new IndexedPageReader(location, segments, index, selection.selectedPages(i), rowGroup.numRows(),
-                options.maxPageBytes());
+                maxPageBytes);
           } else {
             ChunkInput input = fetch.input(i);
             inputs = List.of(input);
-            pages = new PageReader(input, location, options.maxPageBytes());
+            pages = new PageReader(input, location, maxPageBytes);
           }
         } else {
           FSDataInputStream in = FileOpener.open(context.fileSystem(), path, meta.fileLength(),
-              options.readAheadHint(), chunk.startOffset(), chunk.totalCompressedSize());
+              io.readAheadHint(), chunk.startOffset(), chunk.totalCompressedSize());
           streams.add(in);
-          ChunkInput input = options.openChunk(in, meta, chunk, bufferSize, context.buffers());
+          ChunkInput input = ChunkInput.open(in, file, meta.fileLength(), chunk.startOffset(),
+              chunk.totalCompressedSize(), io.bufferedReads(), bufferSize, context.buffers());
           inputs = List.of(input);
-          PageSource pageReader = index == null ? new PageReader(input, location, options.maxPageBytes())
+          PageSource pageReader = index == null ? new PageReader(input, location, maxPageBytes)
               : new IndexedPageReader(location, List.of(new IndexedPageReader.Segment(chunk.startOffset(),
                   chunk.startOffset() + chunk.totalCompressedSize(), input)), index, selection.selectedPages(i),
-                  rowGroup.numRows(), options.maxPageBytes()); // one stream over the chunk, skipping unselected pages
-          pages = options.asyncPageReads()
-              ? new AsyncPageReader(pageReader, context.scanPool(), options.queueDepth(), prefetch)
+                  rowGroup.numRows(), maxPageBytes); // one stream over the chunk, skipping unselected pages
+          pages = io.asyncPageReads()
+              ? new AsyncPageReader(pageReader, context.scanPool(), io.queueDepth(), prefetch)
               : pageReader;
         }
         readers.add(new ColumnChunkReader(location, pages, inputs, context.buffers(), options,
@@ -160,9 +163,9 @@ final class RowGroupScanner implements AutoCloseable {
         widest = Math.max(widest, c.valueWidth());
       }
     }
-    long fitting = widest == 0 ? Long.MAX_VALUE : Math.max(1, options.batchBytes() / widest);
-    batchRows = (int) Math.min(options.batchSize(), fitting);
-    late = options.lateMaterialization() ? BatchFilter.of(filter, projection) : null;
+    long fitting = widest == 0 ? Long.MAX_VALUE : Math.max(1, options.decode().batchBytes() / widest);
+    batchRows = (int) Math.min(options.decode().batchSize(), fitting);
+    late = options.pruning().lateMaterialization() ? BatchFilter.of(filter, projection) : null;
     if (late != null) {
       isFilterColumn = new boolean[projection.size()];
       for (int i : late.filterColumns()) {
@@ -179,11 +182,11 @@ final class RowGroupScanner implements AutoCloseable {
   static RowGroupFetch startFetch(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
       List<ColumnDescriptor> projection, long alsoHeld, PageSelection selection) {
     ScanOptions options = context.options();
-    if (!options.coalescedReads() || projection.isEmpty()) {
+    if (!options.io().coalescedReads() || projection.isEmpty()) {
       return null;
     }
     long bytes = selection != null ? selection.bytes() : RowGroupFetch.projectedBytes(meta, rowGroupIndex, projection);
-    if (bytes + alsoHeld > options.memoryBudget() || bytes > Integer.MAX_VALUE) {
+    if (bytes + alsoHeld > options.io().memoryBudget() || bytes > Integer.MAX_VALUE) {
       return null;
     }
     return RowGroupFetch.start(context, meta, path, rowGroupIndex, projection, selection);
@@ -334,7 +337,7 @@ final class RowGroupScanner implements AutoCloseable {
    * its columns' buffers are decoded into again.
    */
   public void decodeAhead() {
-    if (pending != null || late != null || !context.options().decodeAhead() || !parallel()) {
+    if (pending != null || late != null || !context.options().decode().decodeAhead() || !parallel()) {
       return; // late materialization decides batch by batch what to decode
     }
     long start = nextStart();
@@ -344,7 +347,7 @@ final class RowGroupScanner implements AutoCloseable {
   }
 
   private boolean parallel() {
-    return context.options().parallelDecode() && readers.size() > 1;
+    return context.options().decode().parallelDecode() && readers.size() > 1;
   }
 
   /**
@@ -366,7 +369,7 @@ final class RowGroupScanner implements AutoCloseable {
       }
       return;
     }
-    long byteLimit = context.options().batchBytes();
+    long byteLimit = context.options().decode().batchBytes();
     for (int i = 0; i < readers.size(); i++) {
       if (chosen == null || chosen[i] == wanted) {
         into[i] = readers.get(i).readBatch(start, rows, byteLimit);
@@ -377,7 +380,7 @@ final class RowGroupScanner implements AutoCloseable {
   /** The chosen columns' decodes of a batch, each its own task, queued on the decode pool largest column first. */
   private DecodeTask[] submit(boolean[] chosen, boolean wanted, long start, int rows) {
     DecodeTask[] tasks = new DecodeTask[readers.size()];
-    long byteLimit = context.options().batchBytes();
+    long byteLimit = context.options().decode().batchBytes();
     for (int i = 0; i < readers.size(); i++) {
       if (chosen == null || chosen[i] == wanted) {
         ColumnChunkReader r = readers.get(i);

@@ -18,10 +18,10 @@ public record ScanContext(FileSystem fileSystem, ScanOptions options, BufferSour
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(buffers, "buffers");
     Objects.requireNonNull(metrics, "metrics");
-    if (options.asyncPageReads() && scanPool == null) {
+    if (options.io().asyncPageReads() && scanPool == null) {
       throw new IllegalArgumentException("async page reads need a scan pool");
     }
-    if (options.parallelDecode() && decodePool == null) {
+    if (options.decode().parallelDecode() && decodePool == null) {
       throw new IllegalArgumentException("parallel decoding needs a decode pool");
     }
     if (scanPool != null && scanPool == decodePool) {

@@ -22,7 +22,7 @@ public final class ScanPools implements AutoCloseable {
   }
 
   public static ScanPools forOptions(ScanOptions options) {
-    return new ScanPools(options.scanThreads(), options.decodeThreads());
+    return new ScanPools(options.threads().scan(), options.threads().decode());
   }
 
   public ExecutorService scanPool() {

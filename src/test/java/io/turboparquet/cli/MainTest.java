@@ -90,7 +90,7 @@ class MainTest {
         new Case("slow://" + local, List.of("--threads", "1"), 1), // reads on the calling thread: no pool
         new Case("slow://" + local, List.of("--scan-threads", "8"), 8))) {
       Args args = new Args(c.flags().toArray(String[]::new), java.util.Set.of());
-      assertEquals(c.scanThreads(), Main.scanOptions(args, Main.toPath(c.file())).scanThreads(), c.toString());
+      assertEquals(c.scanThreads(), Main.scanOptions(args, Main.toPath(c.file())).threads().scan(), c.toString());
     }
   }
 

@@ -227,7 +227,7 @@ class S3CliTest {
     assertTrue(rowGroups >= 4, "several row groups: " + rowGroups);
     String key = "wide/wide.parquet";
     for (List<String> columns : Arrays.asList(null, List.of("c0", "c100", "c199"))) {
-      long maxPart = ScanOptions.defaults().coalesceMaxSize();
+      long maxPart = ScanOptions.defaults().io().coalesceMaxSize();
       long bound = footerGets(wide); // the footer, then the row groups' reads
       for (RowGroupMeta rg : meta.rowGroups()) {
         long bytes = 0;

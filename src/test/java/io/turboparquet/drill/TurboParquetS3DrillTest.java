@@ -216,7 +216,7 @@ public class TurboParquetS3DrillTest extends ClusterTest {
   }
 
   private static void measureGets() throws Exception {
-    long maxPart = ScanOptions.defaults().coalesceMaxSize();
+    long maxPart = ScanOptions.defaults().io().coalesceMaxSize();
     String[] projections = {"*", "c0, c100, c199"};
     for (String projection : projections) {
       long bound = 0;

@@ -48,11 +48,8 @@ class BufferedDirectBufInputStreamTest {
     assertEquals(0, buffers.outstanding(), "buffers still held after the test");
   }
 
-  private ChunkInput open(FSDataInputStream in, boolean buffered, long start, long length, int bufferSize)
-      throws IOException {
-    return buffered
-        ? new BufferedDirectBufInputStream(in, "data.bin", FILE_SIZE, start, length, bufferSize, buffers)
-        : new DirectBufInputStream(in, "data.bin", FILE_SIZE, start, length, buffers);
+  private ChunkInput open(FSDataInputStream in, boolean buffered, long start, long length, int bufferSize) {
+    return ChunkInput.open(in, "data.bin", FILE_SIZE, start, length, buffered, bufferSize, buffers);
   }
 
   /** Mixed reads (single bytes, arrays, getNext slices, skips) equal the file, for many buffer sizes. */

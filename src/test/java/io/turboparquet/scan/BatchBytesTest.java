@@ -84,7 +84,7 @@ class BatchBytesTest {
         Batch batch;
         while ((batch = scanner.next()) != null) {
           assertEquals(rows, batch.firstRow(), what);
-          if (batch.rows() < Math.min(options.batchSize(), rowsInGroup - rows)) {
+          if (batch.rows() < Math.min(options.decode().batchSize(), rowsInGroup - rows)) {
             early++;
           }
           for (int c = 0; c < columns.size(); c++) {
@@ -92,7 +92,7 @@ class BatchBytesTest {
             ColumnBatch cb = batch.columns().get(c);
             assertEquals(batch.rows(), cb.rowCount(), at);
             long bytes = cb.values().byteSize();
-            assertTrue(bytes <= options.batchBytes() || batch.rows() == 1,
+            assertTrue(bytes <= options.decode().batchBytes() || batch.rows() == 1,
                 at + ": " + bytes + " bytes in " + batch.rows() + " rows");
             cursor[c] = check(cb, oracle.get(c), cursor[c], at);
           }

@@ -84,7 +84,7 @@ class CorpusTest {
     for (Path file : files) {
       for (ScanOptions options : List.of(ScanOptions.defaults(),
           ScanOptions.builder().asyncPageReads(false).parallelDecode(false).build())) {
-        tests.add(DynamicTest.dynamicTest(file.getFileName() + " " + options.asyncPageReads(), () -> {
+        tests.add(DynamicTest.dynamicTest(file.getFileName() + " " + options.io().asyncPageReads(), () -> {
           Exception e = assertThrows(Exception.class, () -> harness.digest(file, null, options));
           assertTrue(e instanceof IOException || e instanceof UnsupportedOperationException,
               "a clear error, not " + e);

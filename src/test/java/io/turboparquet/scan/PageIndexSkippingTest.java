@@ -271,7 +271,7 @@ class PageIndexSkippingTest {
       Rows got = check(v1, full, Predicate.parse("key >= 60000 AND key < 60300"), options);
       assertTrue(got.metrics.pagesSkipped() > 100, "pages skipped: " + got.metrics.pagesSkipped());
       assertTrue(got.rows.size() < full.rows.size() / 20, "rows returned: " + got.rows.size());
-      if (options.coalescedReads()) { // streams may read skipped bytes into their buffer
+      if (options.io().coalescedReads()) { // streams may read skipped bytes into their buffer
         assertTrue(got.metrics.bytesRead() < full.metrics.bytesRead() / 4,
             "bytes read " + got.metrics.bytesRead() + " of " + full.metrics.bytesRead());
       }

@@ -663,7 +663,7 @@ class RowGroupPruningTest {
         // code's dictionary decides "code = 3" (and the AND: bloom filters are off here); id has none.
         boolean dictionaryDecides = where.contains("code");
         assertEquals(options == tight && dictionaryDecides ? meta.rowGroups().size() : 0, deferred,
-            where + ", budget " + options.memoryBudget());
+            where + ", budget " + options.io().memoryBudget());
       }
       assertEquals(0, buffers.outstanding());
     }
