@@ -2,8 +2,6 @@ package io.turboparquet.filter;
 
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.PhysicalType;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,39 +33,43 @@ public final class EqualityValues {
       return null;
     }
     ColumnDescriptor column = leaf.column();
+    PhysicalType type = column.physicalType();
+    if (type == PhysicalType.BOOLEAN || type == PhysicalType.BYTE_ARRAY && !(order instanceof ValueOrder.Bytes)) {
+      return null; // BOOLEAN, DECIMAL as BYTE_ARRAY
+    }
     List<byte[]> out = new ArrayList<>();
     for (Object v : leaf.values()) {
-      if (order instanceof ValueOrder.Floating) {
-        double d = (Double) v;
-        if (Double.isNaN(d)) {
+      ValueOrder.Stored stored = order.stored(v);
+      if (stored instanceof ValueOrder.FloatingLiteral f) {
+        if (Double.isNaN(f.value())) {
           return null;
         }
-        floating(column.physicalType(), d, out);
-      } else if (order instanceof ValueOrder.Numeric numeric) {
-        switch (column.physicalType()) {
-          case INT32 -> integer((BigDecimal) v, numeric.scale(), 4, true, out);
-          case INT64 -> integer((BigDecimal) v, numeric.scale(), 8, true, out);
-          case FIXED_LEN_BYTE_ARRAY -> integer((BigDecimal) v, numeric.scale(), column.typeLength(), false, out);
-          default -> {
-            return null; // BOOLEAN, DECIMAL as BYTE_ARRAY
-          }
+        if (f.isStoredValue()) {
+          floating(type, f.value(), out);
+        }
+      } else if (stored instanceof ValueOrder.IntegerLiteral i) {
+        if (i.isStoredValue()) {
+          out.add(littleEndian(i.floor(), i.width()));
+        }
+      } else if (stored instanceof ValueOrder.TwosComplementLiteral t) {
+        if (t.isStoredValue()) {
+          out.add(t.floor()); // FIXED_LEN_BYTE_ARRAY: of the column's width
+        }
+      } else if (stored instanceof ValueOrder.BytesLiteral b) {
+        if (type == PhysicalType.BYTE_ARRAY || b.value().length == column.typeLength()) {
+          out.add(b.value());
         }
       } else {
-        byte[] b = (byte[]) v;
-        if (column.physicalType() == PhysicalType.BYTE_ARRAY || b.length == column.typeLength()) {
-          out.add(b);
-        }
+        return null;
       }
     }
     return out;
   }
 
+  /** A double that a value of the column's type equals ({@link ValueOrder.FloatingLiteral#isStoredValue}), and for a zero the other zero. */
   private static void floating(PhysicalType type, double d, List<byte[]> out) {
     if (type == PhysicalType.FLOAT) {
       float f = (float) d;
-      if ((double) f != d) {
-        return; // no FLOAT equals it
-      }
       out.add(littleEndian(Float.floatToRawIntBits(f), 4));
       if (f == 0) {
         out.add(littleEndian(Float.floatToRawIntBits(-f), 4));
@@ -78,36 +80,6 @@ public final class EqualityValues {
         out.add(littleEndian(Double.doubleToRawLongBits(-d), 8));
       }
     }
-  }
-
-  /**
-   * {@code v} as the unscaled integer of {@code scale}, in {@code width} bytes: little-endian (INT32,
-   * INT64) or big-endian two's complement (FIXED_LEN_BYTE_ARRAY); nothing when no such integer equals it.
-   */
-  private static void integer(BigDecimal v, int scale, int width, boolean littleEndian, List<byte[]> out) {
-    BigDecimal shifted = v.movePointRight(scale).stripTrailingZeros();
-    // Whole numbers only, of at most the digits width bytes hold (checked before any BigInteger is made
-    // of a literal like 1e999999999).
-    long digits = (long) shifted.precision() - shifted.scale();
-    if (shifted.scale() > 0 || digits > (long) width * 8 * 3 / 10 + 2) {
-      return;
-    }
-    BigInteger unscaled = shifted.toBigIntegerExact();
-    if (unscaled.bitLength() >= width * 8) {
-      return; // does not fit the type
-    }
-    if (littleEndian) {
-      out.add(littleEndian(unscaled.longValue(), width));
-      return;
-    }
-    byte[] minimal = unscaled.toByteArray();
-    byte[] b = new byte[width];
-    byte pad = (byte) (unscaled.signum() < 0 ? 0xff : 0);
-    int fill = width - minimal.length;
-    for (int i = 0; i < width; i++) {
-      b[i] = i < fill ? pad : minimal[i - fill];
-    }
-    out.add(b);
   }
 
   private static byte[] littleEndian(long v, int width) {

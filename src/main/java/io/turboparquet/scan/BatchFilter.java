@@ -4,10 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.turboparquet.decode.ValueSink;
 import io.turboparquet.filter.Filter;
 import io.turboparquet.filter.Predicate.Op;
+import io.turboparquet.filter.ValueOrder;
 import io.turboparquet.format.ColumnDescriptor;
-import io.turboparquet.format.PhysicalType;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -19,8 +17,10 @@ import java.util.List;
  * decoded values of the filter's columns only, so that the scan decodes the other columns of a
  * batch only when it has a candidate row. A necessary condition, like every other use of the
  * filter: a value it cannot judge (NaN, a column whose order the filter does not know) counts as
- * a match, and a null never compares true. Literals are turned once into the stored form they are
- * compared with (a scaled long, a double, unsigned bytes). Rows are judged in blocks of
+ * a match, and a null never compares true. Each literal is turned once, by the column's
+ * {@link ValueOrder}, into the stored form it is compared with ({@link ValueOrder#stored}: where it
+ * falls among the stored integers, a double, bytes), and the rows are compared with it in loops over
+ * primitives that follow that order. Rows are judged in blocks of
  * {@link #BLOCK}, each node of the filter in one loop over its column's buffer without a branch
  * on the values (a lookup judges every row of the row group); the search for the first and last
  * candidate stops at the block that holds it.
@@ -135,8 +135,8 @@ final class BatchFilter {
     if (leaf.order() == null) {
       return MAY_MATCH; // an order we do not know
     }
-    Value[] values = leaf.values().stream().map(v -> Value.of(leaf.column(), leaf.order().scale(), v))
-        .toArray(Value[]::new);
+    ValueOrder order = leaf.order();
+    Value[] values = leaf.values().stream().map(v -> Value.of(order.stored(v))).toArray(Value[]::new);
     if (values.length == 0 || Arrays.stream(values).anyMatch(v -> v == null)) {
       return MAY_MATCH;
     }
@@ -277,48 +277,43 @@ final class BatchFilter {
     abstract void mark(ValueSink values, int from, int to, boolean[] accept, boolean[] out);
 
     /**
-     * The literal {@code v} (as {@link io.turboparquet.filter.ValueOrder#literal} typed it, with the
-     * order's decimal {@code scale}), or null when rows are not judged here.
+     * The row test of a literal in its stored form, or null when rows are not judged here: NaN
+     * literals; unsigned integers and FLOAT16, which no filter judges yet ({@link ValueOrder#of});
+     * decimals stored as bytes, which late materialization has never judged (their order is
+     * {@link ValueOrder.TwosComplementLiteral#compareWith}).
      */
-    static Value of(ColumnDescriptor column, int scale, Object v) {
-      PhysicalType type = column.physicalType();
-      if (v instanceof BigDecimal d && (type == PhysicalType.INT32 || type == PhysicalType.INT64
-          || type == PhysicalType.BOOLEAN)) {
-        return new Scaled(type, d.movePointRight(scale));
+    static Value of(ValueOrder.Stored stored) {
+      if (stored instanceof ValueOrder.IntegerLiteral i && !i.unsigned()) {
+        return new Scaled(i);
       }
-      if (v instanceof Double d && (type == PhysicalType.FLOAT || type == PhysicalType.DOUBLE)) {
-        return Double.isNaN(d) ? null : new Floating(type == PhysicalType.FLOAT, d);
+      if (stored instanceof ValueOrder.FloatingLiteral f && f.width() != 2) {
+        return Double.isNaN(f.value()) ? null : new Floating(f.width() == 4, f.value());
       }
-      if (v instanceof byte[] b && (type == PhysicalType.BYTE_ARRAY || type == PhysicalType.FIXED_LEN_BYTE_ARRAY)) {
+      if (stored instanceof ValueOrder.BytesLiteral b) {
         return new Bytes(b);
       }
-      return null; // e.g. decimals stored as bytes: not judged, every row may match
+      return null; // every row may match
     }
   }
 
-  /** INT32, INT64, BOOLEAN (one byte), DATE and integer-stored DECIMAL: the unscaled stored integer. */
+  /**
+   * INT32, INT64, BOOLEAN (one byte), DATE and integer-stored DECIMAL: the stored integer, signed,
+   * against the literal's place among the longs ({@link ValueOrder.IntegerLiteral#compareWith}, here
+   * without a branch on the value).
+   */
   private static final class Scaled extends Value {
     private final int width;
-    /** The literal's floor as a long (clamped), and whether it is exactly that integer. */
+    /** The greatest long at or below the literal, and whether it is exactly that integer. */
     private final long floor;
     private final boolean exact;
     /** -1 / 1 when the literal is below / above every long; 0 otherwise. */
     private final int outside;
 
-    Scaled(PhysicalType type, BigDecimal literal) {
-      this.width = type == PhysicalType.INT64 ? 8 : type == PhysicalType.INT32 ? 4 : 1;
-      BigDecimal f = literal.setScale(0, RoundingMode.FLOOR);
-      if (f.compareTo(BigDecimal.valueOf(Long.MIN_VALUE)) < 0) {
-        outside = -1;
-        floor = Long.MIN_VALUE;
-      } else if (f.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
-        outside = 1;
-        floor = Long.MAX_VALUE;
-      } else {
-        outside = 0;
-        floor = f.longValueExact();
-      }
-      this.exact = outside == 0 && f.compareTo(literal) == 0;
+    Scaled(ValueOrder.IntegerLiteral literal) {
+      this.width = literal.width();
+      this.floor = literal.floor();
+      this.exact = literal.exact();
+      this.outside = literal.outside();
     }
 
     @Override
@@ -355,7 +350,11 @@ final class BatchFilter {
     }
   }
 
-  /** FLOAT and DOUBLE, compared as doubles; NaN values may match anything, -0.0 equals 0.0. */
+  /**
+   * FLOAT and DOUBLE, compared as doubles in {@link ValueOrder#compareDoubles}'s order for numbers
+   * (-0.0 equals 0.0); a NaN value is not judged and may match whatever the comparison (Drill's order
+   * would put it above every number: kept as before, see {@link ValueOrder}).
+   */
   private static final class Floating extends Value {
     private final boolean single;
     private final double literal;
@@ -382,16 +381,17 @@ final class BatchFilter {
     }
   }
 
-  /** BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY (not DECIMAL): unsigned lexicographic. */
+  /** BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY (not DECIMAL): unsigned lexicographic ({@link ValueOrder.BytesLiteral}). */
   private static final class Bytes extends Value {
-    private final byte[] literal;
+    private final ValueOrder.BytesLiteral literal;
 
-    Bytes(byte[] literal) {
+    Bytes(ValueOrder.BytesLiteral literal) {
       this.literal = literal;
     }
 
     @Override
     void mark(ValueSink values, int from, int to, boolean[] accept, boolean[] out) {
+      ValueOrder.BytesLiteral l = literal;
       ByteBuffer offsets = values.isVariableWidth() ? view(values.offsets(), 4 * (to + 1)) : null;
       int width = values.width();
       ByteBuffer data = view(values.values(), offsets != null ? offsets.getInt(4 * to) : to * width);
@@ -405,21 +405,8 @@ final class BatchFilter {
           start = width * r;
           length = width;
         }
-        out[r - from] |= accept[compare(data, start, length) + 1];
+        out[r - from] |= accept[l.compareWith(data, start, length) + 1];
       }
-    }
-
-    /** The sign of (the value at [start, start + length) - the literal). */
-    private int compare(ByteBuffer data, int start, int length) {
-      int n = Math.min(length, literal.length);
-      for (int i = 0; i < n; i++) {
-        int a = data.get(start + i) & 0xFF;
-        int b = literal[i] & 0xFF;
-        if (a != b) {
-          return a < b ? -1 : 1;
-        }
-      }
-      return Integer.signum(Integer.compare(length, literal.length));
     }
   }
 }

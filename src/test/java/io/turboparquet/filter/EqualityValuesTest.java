@@ -49,6 +49,8 @@ class EqualityValuesTest {
     assertEquals(List.of("00000080"), hex("i = -2147483648"));
     assertEquals(List.of(), hex("i = 1e999999999"));
     assertEquals(List.of(), hex("i = 1e-999999999"));
+    assertEquals(List.of(), hex("i = 1e2147483647"));
+    assertEquals(List.of("00000000"), hex("i = 0e2147483647"));
     assertEquals(List.of("0100000000000000", "0200000000000000"), hex("l IN (1, 2)"));
     assertEquals(List.of("ffffffffffffff7f"), hex("l = 9223372036854775807"));
     assertEquals(List.of(), hex("l = 9223372036854775808"));
@@ -62,6 +64,15 @@ class EqualityValuesTest {
     assertEquals(List.of("000003e7"), hex("dec = 9.99"));
     assertEquals(List.of("fffffc19"), hex("dec = -9.99"));
     assertEquals(List.of(), hex("dec = 99999999999"));
+    assertEquals(List.of("7fffffff"), hex("dec = 21474836.47"));
+    assertEquals(List.of(), hex("dec = 21474836.48"));
+    assertEquals(List.of("80000000"), hex("dec = -21474836.48"));
+    assertEquals(List.of(), hex("dec = -21474836.49"));
+    // Exponents beyond what a scale can move (movePointRight used to throw ArithmeticException).
+    assertEquals(List.of(), hex("idec = 1e2147483647"));
+    assertEquals(List.of(), hex("dec = 1e2147483647"));
+    assertEquals(List.of(), hex("dec = -1e999999999"));
+    assertEquals(List.of(), hex("idec = 1e-999999999"));
     assertNull(hex("bdec = 9.99"), "a BYTE_ARRAY decimal has many spellings");
   }
 

@@ -197,6 +197,69 @@ class BatchFilterTest {
     assertEquals(0, source.outstanding());
   }
 
+  /**
+   * Literals whose exponent puts them far beyond every stored value, or far below one unit of the
+   * grid, are judged like any literal beyond the longs or between two integers (building the filter
+   * used to throw ArithmeticException, failing the scan).
+   */
+  @Test
+  void literalsWithHugeExponentsAreJudged() {
+    ColumnDescriptor dec = new ColumnDescriptor(3, List.of("dec"), PhysicalType.INT64, 0, Repetition.REQUIRED, 0, 0,
+        "DECIMAL(18,2)");
+    Schema schema = new Schema(null, List.of(I64, I32, OTHER, dec));
+    List<ColumnDescriptor> projection = List.of(I64, I32, OTHER, dec);
+    int rows = 4;
+    long[] values = {-5, 0, 3, Long.MAX_VALUE}; // dec: -0.05, 0, 0.03, 92233720368547758.07
+    TrackingBufferSource source = new TrackingBufferSource();
+    try (ValueSink a = new ValueSink(source, 8);
+        ValueSink b = new ValueSink(source, 4);
+        ValueSink c = new ValueSink(source, 4);
+        ValueSink d = new ValueSink(source, 8)) {
+      ByteBuf av = a.reserve(rows);
+      ByteBuf dv = d.reserve(rows);
+      ByteBuf bv = b.reserve(rows);
+      ByteBuf cv = c.reserve(rows);
+      for (int r = 0; r < rows; r++) {
+        av.setLongLE(8 * r, values[r]);
+        dv.setLongLE(8 * r, values[r]);
+        bv.setIntLE(4 * r, 0);
+        cv.setIntLE(4 * r, 0);
+      }
+      a.advance(rows);
+      b.advance(rows);
+      c.advance(rows);
+      d.advance(rows);
+      ColumnBatch[] columns = {new ColumnBatch(I64, a), new ColumnBatch(I32, b), new ColumnBatch(OTHER, c),
+          new ColumnBatch(dec, d)};
+      for (ColumnBatch batch : columns) {
+        batch.set(rows, rows, rows, null, null, null);
+      }
+      Map<String, Integer> firstMatch = new LinkedHashMap<>();
+      firstMatch.put("i64 = 1e999999999", rows);
+      firstMatch.put("i64 < 1e999999999", 0);
+      firstMatch.put("i64 > -1e999999999", 0);
+      firstMatch.put("i64 = 1e2147483647", rows);
+      firstMatch.put("i64 < 1e2147483647", 0);
+      firstMatch.put("i64 > 1e-999999999", 2);
+      firstMatch.put("i64 >= 1e-999999999", 2);
+      firstMatch.put("i64 <= -1e-999999999", 0);
+      firstMatch.put("i64 > -1e-999999999", 1);
+      firstMatch.put("i64 = 1e-999999999", rows);
+      firstMatch.put("i64 = 0e2147483647", 1);
+      firstMatch.put("dec < 1e2147483647", 0);
+      firstMatch.put("dec > 1e2147483647", rows);
+      firstMatch.put("dec = 1e-999999999", rows);
+      firstMatch.put("dec > 1e-999999999", 2);
+      firstMatch.put("dec > 0.025", 2);
+      firstMatch.put("dec > 0.03", 3);
+      for (Map.Entry<String, Integer> e : firstMatch.entrySet()) {
+        BatchFilter filter = BatchFilter.of(Filter.bind(Predicate.parse(e.getKey()), schema), projection);
+        assertEquals(e.getValue(), filter.firstMatch(columns, 0, rows), e.getKey());
+      }
+    }
+    assertEquals(0, source.outstanding());
+  }
+
   /** Double comparison as Parquet orders doubles, NaN aside: -0.0 equals 0.0. */
   private static int compareDoubles(double a, double b) {
     return a < b ? -1 : a > b ? 1 : 0;
