@@ -16,13 +16,14 @@ public final class Filter {
   /** A node of the bound predicate. */
   public sealed interface Node permits Leaf, All, Any {}
 
-  public enum Kind { COMPARE, IN, IS_NULL, NOT_NULL }
+  public enum Kind { COMPARE, IN, IS_NULL, NOT_NULL, INTERSECTS }
 
   /**
    * One column's condition.
    *
    * @param order null when the column cannot be filtered by statistics (see {@link ValueOrder#of})
-   * @param values the typed literals (one for COMPARE; empty when {@code order} is null)
+   * @param values the typed literals (one for COMPARE; empty when {@code order} is null); for
+   *     INTERSECTS, the {@link Predicate.Intersects} itself
    */
   public record Leaf(ColumnDescriptor column, ValueOrder order, Kind kind, Predicate.Op op, List<Object> values)
       implements Node {}
@@ -66,12 +67,20 @@ public final class Filter {
       return new Any(o.terms().stream().map(t -> node(t, schema)).toList());
     }
     String name = p instanceof Predicate.Compare c ? c.column()
-        : p instanceof Predicate.In i ? i.column() : ((Predicate.IsNull) p).column();
+        : p instanceof Predicate.In i ? i.column()
+        : p instanceof Predicate.Intersects g ? g.column() : ((Predicate.IsNull) p).column();
     ColumnDescriptor column = schema.column(name);
     if (column == null) {
       throw new IllegalArgumentException("filter: no column " + name + " in the schema (a leaf's dotted path)");
     }
     columns.put(column.index(), column);
+    if (p instanceof Predicate.Intersects g) {
+      if (!Geospatial.isGeospatial(column)) {
+        throw new IllegalArgumentException("filter: INTERSECTS wants a GEOMETRY or GEOGRAPHY column; " + name
+            + " is " + column.physicalType() + (column.logicalType() == null ? "" : " " + column.logicalType()));
+      }
+      return new Leaf(column, null, Kind.INTERSECTS, null, List.of(g));
+    }
     ValueOrder order = ValueOrder.of(column);
     if (p instanceof Predicate.IsNull n) {
       return new Leaf(column, order, n.negated() ? Kind.NOT_NULL : Kind.IS_NULL, null, List.of());

@@ -11,13 +11,15 @@ import java.util.List;
  * and     := atom (AND atom)*
  * atom    := '(' expr ')' | column op literal | column [NOT] BETWEEN literal AND literal
  *          | column IN '(' literal (',' literal)* ')' | column IS [NOT] NULL
+ *          | column INTERSECTS BOX '(' number ',' number ',' number ',' number ')' 
  * op      := = | <> | != | < | <= | > | >=
  * literal := number | 'string' | DATE 'yyyy-mm-dd' | TRUE | FALSE
  * column  := name(.name)* | "quoted name"
  * </pre>
  *
  * Keywords are case-insensitive. {@code BETWEEN a AND b} is {@code >= a AND <= b}; NOT exists only
- * in {@code IS NOT NULL}. Errors are {@link IllegalArgumentException}s naming the position and
+ * in {@code IS NOT NULL}. {@code BOX(xmin, ymin, xmax, ymax)} is a box in the column's coordinates
+ * (longitude and latitude for the default CRS); xmin above xmax spans the antimeridian. Errors are {@link IllegalArgumentException}s naming the position and
  * what was expected.
  */
 public final class FilterParser {
@@ -83,6 +85,29 @@ public final class FilterParser {
       } while (accept(','));
       expect(')');
       return new Predicate.In(column, values);
+    }
+    if (keyword("INTERSECTS")) {
+      if (!keyword("BOX")) {
+        throw error("expected BOX after INTERSECTS");
+      }
+      expect('(');
+      double[] box = new double[4];
+      for (int i = 0; i < 4; i++) {
+        if (i > 0) {
+          expect(',');
+        }
+        Literal n = literal();
+        if (n.kind() != Literal.Kind.NUMBER) {
+          throw error("expected a number in BOX");
+        }
+        box[i] = Double.parseDouble(n.text());
+      }
+      expect(')');
+      try {
+        return new Predicate.Intersects(column, box[0], box[1], box[2], box[3]);
+      } catch (IllegalArgumentException e) {
+        throw error(e.getMessage());
+      }
     }
     if (keyword("BETWEEN")) {
       Literal low = literal();

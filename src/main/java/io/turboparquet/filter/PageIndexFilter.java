@@ -56,7 +56,7 @@ public final class PageIndexFilter {
   private static RowRanges leaf(Filter.Leaf leaf, long numRows, Indexes indexes) {
     ColumnDescriptor column = leaf.column();
     RowRanges all = RowRanges.all(numRows);
-    if (!column.isFlat()) {
+    if (!column.isFlat() || leaf.kind() == Filter.Kind.INTERSECTS) { // the page index holds no bounding boxes
       return all;
     }
     if (column.isRequired()) { // never null

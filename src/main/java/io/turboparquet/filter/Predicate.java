@@ -53,6 +53,24 @@ public sealed interface Predicate {
     }
   }
 
+  /**
+   * {@code column INTERSECTS BOX(xmin, ymin, xmax, ymax)}: a GEOMETRY or GEOGRAPHY value with a
+   * point in the box (X spanning the antimeridian where {@code xmin > xmax}).
+   */
+  record Intersects(String column, double xmin, double ymin, double xmax, double ymax) implements Predicate {
+    public Intersects {
+      if (Double.isNaN(xmin) || Double.isNaN(ymin) || Double.isNaN(xmax) || Double.isNaN(ymax) || ymin > ymax) {
+        throw new IllegalArgumentException("BOX(" + xmin + ", " + ymin + ", " + xmax + ", " + ymax
+            + ") is not a box: numbers, and ymin <= ymax");
+      }
+    }
+
+    @Override
+    public String toString() {
+      return column + " INTERSECTS BOX(" + xmin + ", " + ymin + ", " + xmax + ", " + ymax + ")";
+    }
+  }
+
   record And(List<Predicate> terms) implements Predicate {
     public And {
       terms = List.copyOf(terms);
@@ -94,6 +112,8 @@ public sealed interface Predicate {
       out.add(i.column());
     } else if (p instanceof IsNull n) {
       out.add(n.column());
+    } else if (p instanceof Intersects g) {
+      out.add(g.column());
     } else if (p instanceof And a) {
       a.terms().forEach(t -> collect(t, out));
     } else if (p instanceof Or o) {

@@ -55,14 +55,14 @@ public abstract class ValueOrder {
 
   /**
    * The order of {@code column} as filters use it, or null when page statistics, dictionaries and
-   * rows are not judged by it: INT96 and INTERVAL (no order), columns under a repeated field, and
-   * for now unsigned integers and FLOAT16, whose order {@link #forValues} knows but which no filter
+   * rows are not judged by it: INT96, INTERVAL, GEOMETRY and GEOGRAPHY (no order), columns under a
+   * repeated field, and for now unsigned integers and FLOAT16, whose order {@link #forValues} knows but which no filter
    * has used yet (using them changes what is pruned and what the Drill plugin pushes down).
    */
   public static ValueOrder of(ColumnDescriptor column) {
     String logical = column.logicalType() == null ? "" : column.logicalType();
     if (logical.startsWith("UINT") || logical.startsWith("INTEGER(") && logical.endsWith("false)")
-        || logical.equals("FLOAT16")) {
+        || logical.equals("FLOAT16") || Geospatial.isGeospatial(column)) { // WKB has no order (Geospatial.md)
       return null;
     }
     return forValues(column);

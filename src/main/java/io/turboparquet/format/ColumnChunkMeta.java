@@ -15,7 +15,7 @@ import java.util.List;
  * @param columnIndexOffset file offset of the chunk's column index, or -1 when it has none
  * @param columnIndexLength its length, 0 when it has none
  * @param bloomFilter where the chunk's bloom filter is, or null when it has none
- * @param geospatial a GEOMETRY or GEOGRAPHY chunk's statistics, or null when absent or not asked for
+ * @param geospatial a GEOMETRY or GEOGRAPHY chunk's statistics (decoded with the chunk), or null when absent
  */
 public record ColumnChunkMeta(
     ColumnDescriptor column,

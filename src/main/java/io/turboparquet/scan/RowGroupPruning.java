@@ -4,6 +4,8 @@ import io.netty.buffer.ByteBuf;
 import io.turboparquet.decode.Dictionary;
 import io.turboparquet.filter.EqualityValues;
 import io.turboparquet.filter.Filter;
+import io.turboparquet.filter.Geospatial;
+import io.turboparquet.filter.Predicate;
 import io.turboparquet.filter.SplitBlockBloomFilter;
 import io.turboparquet.format.BloomFilterHeader;
 import io.turboparquet.format.BloomFilterLocation;
@@ -11,6 +13,7 @@ import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.Encoding;
 import io.turboparquet.format.EncodingStats;
 import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.GeospatialStatistics;
 import io.turboparquet.format.PageHeaderInfo;
 import io.turboparquet.format.PageType;
 import io.turboparquet.format.ParquetCorruptionException;
@@ -84,6 +87,7 @@ public final class RowGroupPruning implements AutoCloseable {
 
   private static final int BY_DICTIONARY = 1;
   private static final int BY_BLOOM_FILTER = 2;
+  private static final int BY_GEOSPATIAL_STATISTICS = 4;
 
   private final ScanContext context;
   private final FileMetadata meta;
@@ -147,14 +151,14 @@ public final class RowGroupPruning implements AutoCloseable {
   private static Boolean prunes(ScanContext context, FileMetadata meta, Path path, int rowGroup, Filter filter,
       long dictionaryLimit) throws IOException {
     ScanOptions options = context.options();
-    if (filter == null || !options.pruning().dictionaryPruning() && !options.pruning().bloomFilterPruning()) {
+    if (filter == null) {
       return false;
     }
     try (RowGroupPruning pruning = new RowGroupPruning(context, meta, path, rowGroup, dictionaryLimit)) {
       int by = pruning.evaluate(filter.root());
       if (by != 0) {
         context.metrics().addRowGroupPruned(pruning.rowGroup.numRows(), (by & BY_DICTIONARY) != 0,
-            (by & BY_BLOOM_FILTER) != 0);
+            (by & BY_BLOOM_FILTER) != 0, (by & BY_GEOSPATIAL_STATISTICS) != 0);
       }
       return by != 0;
     } catch (Deferred e) {
@@ -189,6 +193,12 @@ public final class RowGroupPruning implements AutoCloseable {
 
   private int leaf(Filter.Leaf leaf) throws IOException, Deferred {
     int index = leaf.column().index();
+    if (leaf.kind() == Filter.Kind.INTERSECTS) {
+      GeospatialStatistics stats = rowGroup.column(index).geospatial();
+      return stats != null && stats.bbox() != null
+          && !Geospatial.mayIntersect((Predicate.Intersects) leaf.values().get(0), stats.bbox(), leaf.column())
+          ? BY_GEOSPATIAL_STATISTICS : 0;
+    }
     List<byte[]> values = EqualityValues.plainEncoded(leaf);
     if (values == null) {
       return 0;

@@ -32,6 +32,7 @@ public final class ScanMetrics {
   private final LongAdder pageIndexFallbacks = new LongAdder();
   private final LongAdder rowGroupsPrunedByDictionary = new LongAdder();
   private final LongAdder rowGroupsPrunedByBloomFilter = new LongAdder();
+  private final LongAdder rowGroupsPrunedByGeospatialStatistics = new LongAdder();
   private final LongAdder dictionaryPruningBytes = new LongAdder();
   private final LongAdder bloomFilterBytes = new LongAdder();
   private final LongAdder storeRequests = new LongAdder();
@@ -105,16 +106,19 @@ public final class ScanMetrics {
   }
 
   /**
-   * A row group of {@code rows} rows that no row can match, as its dictionaries ({@code byDictionary})
-   * and bloom filters ({@code byBloomFilter}) showed (both when each decided part of the filter): not
-   * read, its rows counted as skipped.
+   * A row group of {@code rows} rows that no row can match, as its dictionaries ({@code byDictionary}),
+   * bloom filters ({@code byBloomFilter}) and geospatial bounding boxes ({@code byGeospatial}) showed
+   * (each that decided part of the filter): not read, its rows counted as skipped.
    */
-  public void addRowGroupPruned(long rows, boolean byDictionary, boolean byBloomFilter) {
+  public void addRowGroupPruned(long rows, boolean byDictionary, boolean byBloomFilter, boolean byGeospatial) {
     if (byDictionary) {
       rowGroupsPrunedByDictionary.increment();
     }
     if (byBloomFilter) {
       rowGroupsPrunedByBloomFilter.increment();
+    }
+    if (byGeospatial) {
+      rowGroupsPrunedByGeospatialStatistics.increment();
     }
     rowsSkipped.add(rows);
   }
@@ -135,6 +139,10 @@ public final class ScanMetrics {
 
   public long rowGroupsPrunedByBloomFilter() {
     return rowGroupsPrunedByBloomFilter.sum();
+  }
+
+  public long rowGroupsPrunedByGeospatialStatistics() {
+    return rowGroupsPrunedByGeospatialStatistics.sum();
   }
 
   public long dictionaryPruningBytes() {
@@ -282,6 +290,7 @@ public final class ScanMetrics {
     m.put("page_index_fallbacks", pageIndexFallbacks());
     m.put("row_groups_pruned_by_dictionary", rowGroupsPrunedByDictionary());
     m.put("row_groups_pruned_by_bloom_filter", rowGroupsPrunedByBloomFilter());
+    m.put("row_groups_pruned_by_geospatial_statistics", rowGroupsPrunedByGeospatialStatistics());
     m.put("dictionary_pruning_bytes", dictionaryPruningBytes());
     m.put("bloom_filter_bytes", bloomFilterBytes());
     m.put("store_requests", storeRequests());

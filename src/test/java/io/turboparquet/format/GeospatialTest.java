@@ -15,6 +15,8 @@ import io.turboparquet.scan.ScanHarness;
 import io.turboparquet.scan.ScanMetrics;
 import io.turboparquet.scan.ScanOptions;
 import io.turboparquet.scan.ScanPools;
+import io.turboparquet.filter.Geospatial;
+import io.turboparquet.filter.Predicate;
 import io.turboparquet.testing.CorpusFiles;
 import io.turboparquet.testing.ParquetJava118;
 import java.io.IOException;
@@ -210,6 +212,112 @@ class GeospatialTest {
   static GeospatialStatistics.BoundingBox widen(GeospatialStatistics.BoundingBox b, double by) {
     return new GeospatialStatistics.BoundingBox(b.xmin() - by, b.xmax() + by, b.ymin() - by, b.ymax() + by, b.zmin(),
         b.zmax(), b.mmin(), b.mmax());
+  }
+
+  /**
+   * {@code INTERSECTS BOX(...)} over random boxes (some across the antimeridian): every row with a
+   * vertex in the box is returned (for GEOGRAPHY, a vertex inside means the value intersects, whatever
+   * its edges do), and row groups whose box lies apart are not read.
+   */
+  @Test
+  void intersectsKeepsEveryRowWithAPointInTheBox() throws Exception {
+    java.util.Random random = new java.util.Random(20261128);
+    long pruned = 0;
+    long kept = 0;
+    for (String name : List.of("geography-points.parquet", "geography-lines.parquet", "geography-polygons.parquet",
+        "geospatial.parquet")) {
+      Path file = DIR.resolve(name);
+      FileMetadata meta = footer(file);
+      ColumnDescriptor geo = geoColumn(meta);
+      List<byte[]> values = values(file, geo.dottedPath());
+      long[] groupStart = new long[meta.rowGroups().size()];
+      for (int g = 1; g < groupStart.length; g++) {
+        groupStart[g] = groupStart[g - 1] + meta.rowGroups().get(g - 1).numRows();
+      }
+      for (int b = 0; b < 40; b++) {
+        double w = b % 4 == 0 ? 2 + random.nextDouble() * 20 : 20 + random.nextDouble() * 100;
+        double h = 2 + random.nextDouble() * 40;
+        double x0 = -180 + random.nextDouble() * 360;
+        double x1 = x0 + w > 180 ? x0 + w - 360 : x0 + w; // wraps past the antimeridian
+        double y0 = -90 + random.nextDouble() * (180 - h);
+        if (name.equals("geospatial.parquet")) { // its coordinates lie in [10, 50]
+          x0 = 5 + random.nextDouble() * 45;
+          x1 = x0 + random.nextDouble() * 10;
+          y0 = 5 + random.nextDouble() * 45;
+          h = random.nextDouble() * 10;
+        }
+        Predicate.Intersects box = new Predicate.Intersects(geo.dottedPath(), x0, y0, x1, y0 + h);
+        ScanMetrics metrics = new ScanMetrics();
+        java.util.Set<Long> returned = scanRows(file, meta, geo, box, metrics);
+        for (int row = 0; row < values.size(); row++) {
+          byte[] v = values.get(row);
+          boolean[] inside = {false};
+          if (v != null) {
+            Wkb.coordinates(v, 0, v.length, (x, y, z, m) -> inside[0] |= y >= box.ymin() && y <= box.ymax()
+                && (box.xmin() <= box.xmax() ? x >= box.xmin() && x <= box.xmax() : x >= box.xmin() || x <= box.xmax()));
+          }
+          assertTrue(!inside[0] || returned.contains((long) row), name + " row " + row + " has a point in " + box);
+        }
+        long groupsPruned = metrics.rowGroupsPrunedByGeospatialStatistics();
+        long groupsRead = returned.stream().map(r -> {
+          int g = 0;
+          while (g + 1 < groupStart.length && groupStart[g + 1] <= r) {
+            g++;
+          }
+          return g;
+        }).distinct().count();
+        assertEquals(meta.rowGroups().size(), groupsPruned + groupsRead, name + " " + box);
+        pruned += groupsPruned;
+        kept += groupsRead;
+      }
+    }
+    assertTrue(pruned > 2 * kept, "row groups pruned " + pruned + ", read " + kept);
+  }
+
+  /** The rows (file positions) a scan with {@code filter} returns. */
+  static java.util.Set<Long> scanRows(Path file, FileMetadata meta, ColumnDescriptor column, Predicate filter,
+      ScanMetrics metrics) throws IOException {
+    java.util.Set<Long> out = new java.util.HashSet<>();
+    long[] groupStart = new long[meta.rowGroups().size()];
+    for (int g = 1; g < groupStart.length; g++) {
+      groupStart[g] = groupStart[g - 1] + meta.rowGroups().get(g - 1).numRows();
+    }
+    ScanOptions options = ScanOptions.defaults();
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toUri());
+    try (ScanPools pools = ScanPools.forOptions(options)) {
+      ScanContext context = new ScanContext(path.getFileSystem(new Configuration()), options,
+          new TrackingBufferSource(), pools.scanPool(), pools.decodePool(), metrics);
+      try (ParquetFileScanner scanner = ParquetFileScanner.open(context, path, meta, List.of(column.dottedPath()),
+          filter)) {
+        for (Batch batch; (batch = scanner.next()) != null; ) {
+          for (int i = 0; i < batch.rows(); i++) {
+            out.add(groupStart[batch.rowGroup()] + batch.firstRow() + i);
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void filterTextAndBinding() {
+    Predicate p = Predicate.parse("geometry INTERSECTS box(170, -10.5, -170, 10)");
+    assertEquals(new Predicate.Intersects("geometry", 170, -10.5, -170, 10), p);
+    assertThrows(IllegalArgumentException.class, () -> Predicate.parse("g INTERSECTS BOX(0, 10, 1, 5)"));
+    assertThrows(IllegalArgumentException.class, () -> Predicate.parse("g INTERSECTS BOX(0, 1, 2)"));
+    assertThrows(IllegalArgumentException.class, () -> Predicate.parse("g INTERSECTS (0, 1, 2, 3)"));
+  }
+
+  @Test
+  void xRangesWrapAtTheAntimeridian() {
+    assertTrue(Geospatial.overlaps(170, -170, 175, 179)); // wrapping box, plain query inside its east part
+    assertTrue(Geospatial.overlaps(170, -170, -179, -175));
+    assertTrue(!Geospatial.overlaps(170, -170, -160, 160));
+    assertTrue(Geospatial.overlaps(-175, 175, 170, -170)); // plain box, wrapping query
+    assertTrue(!Geospatial.overlaps(-160, 160, 165, -165));
+    assertTrue(Geospatial.overlaps(170, -170, 160, -160)); // both wrap: both hold 180
+    assertTrue(Geospatial.overlaps(0, 10, 10, 20));
+    assertTrue(!Geospatial.overlaps(0, 10, 10.5, 20));
   }
 
   @Test

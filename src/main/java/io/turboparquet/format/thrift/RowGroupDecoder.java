@@ -270,12 +270,8 @@ final class RowGroupDecoder {
         bloomFilterLength = r.readI32();
         f = r.readField(15);
       }
-      if (f == (17 << 4 | STRUCT)) {
-        if (withStatistics) {
-          geospatial = StatisticsDecoder.readGeospatial(r);
-        } else {
-          r.skip(STRUCT);
-        }
+      if (f == (17 << 4 | STRUCT)) { // always: only geospatial chunks have it, and it is small
+        geospatial = StatisticsDecoder.readGeospatial(r);
         f = r.readField(17);
       }
       f = r.position() == at ? r.skipField(f) : f;
