@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
  * every value (each coordinate in the bounding box, each geometry's type in the type list).
  * parquet-java 1.18.1 is the oracle of annotations and values (Drill's 1.15 fails on these files).
  */
-class GeospatialTest {
+public class GeospatialTest {
   static final Path DIR = CorpusFiles.dir().resolve("geospatial");
 
   static List<Path> files() throws IOException {
@@ -102,7 +102,7 @@ class GeospatialTest {
   }
 
   /** A flat BYTE_ARRAY column's values as our scan reads them, null for a null. */
-  static List<byte[]> values(Path file, String column) throws IOException {
+  public static List<byte[]> values(Path file, String column) throws IOException {
     List<byte[]> out = new ArrayList<>();
     ScanOptions options = ScanOptions.defaults();
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toUri());
