@@ -10,7 +10,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Command-line flags: {@code --name value}, bare {@code --flag} switches, Hadoop configuration
+ * Command-line flags: {@code --name value}, bare {@code --flag} switches, one-letter flags
+ * ({@code -n 5}, read as {@code --n 5}), Hadoop configuration
  * properties ({@code -D key=value} or {@code -Dkey=value}), and positional words.
  */
 public final class Args {
@@ -41,6 +42,11 @@ public final class Args {
         } else {
           throw new UsageException("--" + name + " needs a value");
         }
+      } else if (a.length() == 2 && a.charAt(0) == '-' && Character.isLetter(a.charAt(1))) {
+        if (i + 1 >= argv.length) {
+          throw new UsageException(a + " needs a value");
+        }
+        values.put(a.substring(1), argv[++i]);
       } else {
         positional.add(a);
       }
@@ -105,7 +111,7 @@ public final class Args {
   public void rejectUnknown() {
     for (String name : values.keySet()) {
       if (!used.contains(name)) {
-        throw new UsageException("unknown flag --" + name);
+        throw new UsageException("unknown flag " + (name.length() == 1 ? "-" : "--") + name);
       }
     }
   }

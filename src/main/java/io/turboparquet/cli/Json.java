@@ -30,7 +30,8 @@ final class Json {
     return sb.append('}').toString();
   }
 
-  private static void string(StringBuilder sb, String s) {
+  /** Appends {@code s} as a JSON string, quoted and escaped. */
+  static void string(StringBuilder sb, String s) {
     sb.append('"');
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);

@@ -37,7 +37,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageStatistics;
 
 /**
- * {@code turbo-parquet meta | scan | digest FILE [flags]}: see README.md and docs/cli.md
+ * {@code turbo-parquet meta | scan | digest | head FILE [flags]}: see README.md and docs/cli.md
  * ({@code turbo-parquet fuzz} is a tool's, {@code io.turboparquet.fuzz.FuzzMain}).
  * FILE may be a directory or a glob, read as one dataset ({@link Dataset}).
  */
@@ -48,6 +48,7 @@ public final class Main {
       "                          [--filter \"l_shipdate >= DATE '1995-01-01' AND l_partkey IN (1, 2)\"] [--no-page-index]",
       "                          [--no-dictionary-pruning] [--no-bloom-filter] [--no-late-materialization]",
       "       turbo-parquet digest FILE [--columns a,b] [scan flags]",
+      "       turbo-parquet head FILE [-n N] [--columns a,b]   (the first N rows, default 10, as JSON lines)",
       "FILE: a local path or Hadoop URI (hdfs://, s3a://) of a file, a directory or a glob (one dataset)",
       "       turbo-parquet fuzz [flags] (the mutation fuzzer, docs/cli.md)",
       "scan flags: --async true|false  --buffered true|false  --buffer-size BYTES  --batch-size ROWS",
@@ -100,6 +101,7 @@ public final class Main {
       case "meta" -> meta(file, args, env, out);
       case "scan" -> scan(file, args, env, out);
       case "digest" -> digest(file, args, env, out);
+      case "head" -> head(file, args, env, out);
       default -> throw new Args.UsageException("unknown command " + command);
     };
   }
@@ -327,6 +329,35 @@ public final class Main {
       for (String line : Digester.digest(context, dataset.files(), columns)) {
         out.println(line);
       }
+    }
+    return 0;
+  }
+
+  /**
+   * The first N rows ({@code -n N}, default 10) as JSON lines, one object per row (docs/cli.md,
+   * "head"); reads only as far as those rows.
+   */
+  private static int head(String file, Args args, Map<String, String> env, PrintStream out) throws IOException {
+    String n = args.string("n", null);
+    long rows;
+    try {
+      rows = n == null ? Head.DEFAULT_ROWS : Long.parseLong(n.trim());
+    } catch (NumberFormatException e) {
+      throw new Args.UsageException("-n wants a number of rows, not " + n);
+    }
+    if (rows < 0) {
+      throw new Args.UsageException("-n wants a number of rows (0 or more), not " + n);
+    }
+    List<String> columns = args.columns();
+    args.rejectUnknown();
+    Path path = toPath(file);
+    FileSystem fs = fileSystem(path, args, env);
+    Dataset dataset = Dataset.resolve(fs, path);
+    ScanOptions options = Head.options(rows);
+    try (ScanPools pools = ScanPools.forOptions(options)) {
+      ScanContext context = new ScanContext(fs, options, new TrackingBufferSource(), pools.scanPool(),
+          pools.decodePool(), new ScanMetrics());
+      Head.rows(context, dataset.files(), columns, rows, out::println);
     }
     return 0;
   }

@@ -2,6 +2,7 @@ package io.turboparquet.drill;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.util.internal.PlatformDependent;
+import io.turboparquet.decode.HalfFloat;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.scan.ColumnBatch;
 import java.util.List;
@@ -254,7 +255,7 @@ final class DrillColumn {
         long in = input(src, rows, 2);
         long out = fixedOutput(vector, values, rows, 4);
         for (int i = 0; i < rows; i++) {
-          PlatformDependent.putInt(out + 4L * i, halfToFloatBits(PlatformDependent.getShort(in + 2L * i)));
+          PlatformDependent.putInt(out + 4L * i, HalfFloat.toFloatBits(PlatformDependent.getShort(in + 2L * i)));
         }
       }
       case MICROS_TO_MILLIS_INT -> {
@@ -425,27 +426,6 @@ final class DrillColumn {
   private static long fixedOutput(ValueVector vector, ValueVector values, int rows, int width) {
     ((FixedWidthVector) vector).allocateNew(rows);
     return address(data(values), (long) rows * width);
-  }
-
-  /**
-   * The float bits of half-precision {@code h}: every half is a float exactly (subnormals become
-   * normal floats; infinities, signed zeros and NaN payloads are kept).
-   */
-  static int halfToFloatBits(short h) {
-    int sign = (h & 0x8000) << 16;
-    int exponent = (h >>> 10) & 0x1f;
-    int mantissa = h & 0x3ff;
-    if (exponent == 0x1f) { // infinity or NaN
-      return sign | 0x7f800000 | mantissa << 13;
-    }
-    if (exponent == 0) {
-      if (mantissa == 0) {
-        return sign;
-      }
-      int shift = Integer.numberOfLeadingZeros(mantissa) - 21; // normalise: the leading 1 to bit 10
-      return sign | (113 - shift) << 23 | (mantissa << shift & 0x3ff) << 13;
-    }
-    return sign | (exponent + 112) << 23 | mantissa << 13;
   }
 
   /** The address of a batch buffer holding {@code rows} values of {@code width} bytes. */

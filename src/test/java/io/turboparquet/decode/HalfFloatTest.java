@@ -1,10 +1,13 @@
-package io.turboparquet.drill;
+package io.turboparquet.decode;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-/** {@link DrillColumn#halfToFloatBits} on all 65,536 half-precision values, against their defining formula. */
+/**
+ * {@link HalfFloat#toFloatBits} (FLOAT16, shared by the Drill plugin and the CLI) on all 65,536
+ * half-precision values, against their defining formula.
+ */
 class HalfFloatTest {
   @Test
   void everyHalfBecomesTheFloatOfTheSameValue() {
@@ -21,7 +24,7 @@ class HalfFloatTest {
             : Math.scalb((double) (1024 + mantissa), exponent - 25);
         expected = Float.floatToRawIntBits((float) (sign == 1 ? -magnitude : magnitude));
       }
-      assertEquals(expected, DrillColumn.halfToFloatBits((short) bits), "half 0x" + Integer.toHexString(bits));
+      assertEquals(expected, HalfFloat.toFloatBits((short) bits), "half 0x" + Integer.toHexString(bits));
     }
   }
 }
