@@ -1,5 +1,6 @@
 package io.turboparquet.filter;
 
+import io.turboparquet.decode.HalfFloat;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.PhysicalType;
 import java.math.BigDecimal;
@@ -243,7 +244,7 @@ public abstract class ValueOrder {
     public boolean isStoredValue() {
       return switch (width) {
         case 4 -> Double.isNaN(value) || (double) (float) value == value;
-        case 2 -> Double.isNaN(value) || Double.isInfinite(value) || halfToDouble(doubleToHalf(value)) == value;
+        case 2 -> Double.isNaN(value) || Double.isInfinite(value) || HalfFloat.toFloat(HalfFloat.nearest(value)) == value;
         default -> true;
       };
     }
@@ -362,38 +363,6 @@ public abstract class ValueOrder {
       }
     }
     return 0;
-  }
-
-  /** An IEEE 754 half-precision value (its 16 bits) as a double, exactly. */
-  public static double halfToDouble(int bits) {
-    int exponent = bits >>> 10 & 0x1F;
-    int mantissa = bits & 0x3FF;
-    double v = exponent == 0x1F ? mantissa == 0 ? Double.POSITIVE_INFINITY : Double.NaN
-        : exponent == 0 ? mantissa * 0x1p-24 // subnormal
-        : (1024 + mantissa) * Math.scalb(1.0, exponent - 25);
-    return (bits & 0x8000) != 0 ? -v : v;
-  }
-
-  /** The half-precision value nearest {@code d} (ties to even), as 16 bits. */
-  static int doubleToHalf(double d) {
-    int sign = Double.doubleToRawLongBits(d) < 0 ? 0x8000 : 0;
-    double a = Math.abs(d);
-    if (Double.isNaN(d)) {
-      return 0x7E00;
-    }
-    if (a >= 65520) { // rounds beyond the largest half, 65504
-      return sign | 0x7C00;
-    }
-    if (a < 0x1p-14) { // subnormal or zero: multiples of 2^-24
-      return sign | (int) Math.rint(a * 0x1p24);
-    }
-    int exponent = Math.getExponent(a);
-    int m = (int) Math.rint(Math.scalb(a, 10 - exponent)); // 1024 .. 2048
-    if (m == 2048) {
-      m = 1024;
-      exponent++;
-    }
-    return sign | (exponent + 15) << 10 | (m - 1024);
   }
 
   // ---- the orders ----
@@ -516,7 +485,7 @@ public abstract class ValueOrder {
       }
       ByteBuffer le = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
       return switch (width) {
-        case 2 -> halfToDouble(le.getShort() & 0xFFFF);
+        case 2 -> (double) HalfFloat.toFloat(le.getShort());
         case 4 -> (double) le.getFloat();
         default -> le.getDouble();
       };

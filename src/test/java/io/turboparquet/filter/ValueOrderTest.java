@@ -1,5 +1,6 @@
 package io.turboparquet.filter;
 
+import io.turboparquet.decode.HalfFloat;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -64,7 +65,7 @@ class ValueOrderTest {
       return i.compareWith(x);
     }
     if (stored instanceof ValueOrder.FloatingLiteral f) {
-      double x = f.width() == 2 ? ValueOrder.halfToDouble(le.getShort() & 0xFFFF)
+      double x = f.width() == 2 ? HalfFloat.toFloat(le.getShort())
           : f.width() == 4 ? le.getFloat() : le.getDouble();
       return f.compareWith(x);
     }
@@ -229,9 +230,9 @@ class ValueOrderTest {
     assertFalse(((ValueOrder.FloatingLiteral) half.stored(number(half, "0.1"))).isStoredValue());
     assertTrue(((ValueOrder.FloatingLiteral) half.stored(number(half, "5.9604644775390625E-8"))).isStoredValue());
     for (int bits = 0; bits < 0x10000; bits++) {
-      double d = ValueOrder.halfToDouble(bits);
+      double d = HalfFloat.toFloat((short) bits);
       if (!Double.isNaN(d)) {
-        assertEquals(bits, ValueOrder.doubleToHalf(d), Integer.toHexString(bits));
+        assertEquals((short) bits, HalfFloat.nearest(d), Integer.toHexString(bits));
       }
     }
   }

@@ -52,6 +52,18 @@ public final class ParquetJava118 {
     return out;
   }
 
+  /** Writes ParquetJava118Main.writeNan's file (IEEE 754 order, NaN counts, page indexes) to {@code file}. */
+  public static void writeNan(Path file) throws Exception {
+    run("write-nan", file.toAbsolutePath().toString());
+  }
+
+  /** Per filter ("column op number"), the rows parquet-java 1.18.1's filtered read of {@code file} returns. */
+  public static List<Long> count(Path file, List<String> filters) throws Exception {
+    List<String> args = new ArrayList<>(List.of("count", file.toAbsolutePath().toString()));
+    args.addAll(filters);
+    return run(args.toArray(String[]::new)).stream().map(Long::parseLong).toList();
+  }
+
   /** Runs the child with {@code args}; its standard output's lines. */
   public static List<String> run(String... args) throws Exception {
     List<Path> jars = MavenClasspath.of(POM, "parquet-java-home");

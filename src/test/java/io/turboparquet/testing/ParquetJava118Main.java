@@ -2,8 +2,21 @@ package io.turboparquet.testing;
 
 import io.turboparquet.fuzz.ParquetJavaDigest;
 import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.filter2.predicate.FilterApi;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
+import org.apache.parquet.filter2.predicate.Operators;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.example.GroupReadSupport;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
 import org.apache.parquet.schema.PrimitiveType;
 
 /**
@@ -13,8 +26,22 @@ import org.apache.parquet.schema.PrimitiveType;
 public final class ParquetJava118Main {
   private ParquetJava118Main() {}
 
-  /** {@code schema|digest FILE...}: per file a line "== FILE", then the command's lines. */
+  /**
+   * {@code schema|digest FILE...}: per file a line "== FILE", then the command's lines.
+   * {@code write-nan FILE}: writes {@link #writeNan}'s file. {@code count FILE FILTER...}: per filter
+   * ("column op number" on a FLOAT or DOUBLE column) the rows parquet-java's filtered read returns.
+   */
   public static void main(String[] args) throws Exception {
+    if (args[0].equals("write-nan")) {
+      writeNan(Path.of(args[1]));
+      return;
+    }
+    if (args[0].equals("count")) {
+      for (int i = 2; i < args.length; i++) {
+        System.out.println(count(Path.of(args[1]), args[i]));
+      }
+      return;
+    }
     for (int i = 1; i < args.length; i++) {
       Path file = Path.of(args[i]);
       System.out.println("== " + file);
@@ -32,5 +59,71 @@ public final class ParquetJava118Main {
         default -> throw new IllegalArgumentException("unknown command " + args[0]);
       }
     }
+  }
+
+  /**
+   * 4,000 rows of an id and a FLOAT and a DOUBLE column in row groups of about 500 rows and pages of
+   * at most 50, without dictionaries, as 1.18.1 writes them by default otherwise (IEEE 754 column
+   * order, nan_count, page indexes). Row groups of numbers only, of numbers and NaN, of NaN only, of
+   * NaN and nulls; numbers on both sides of the tests' constants.
+   */
+  static void writeNan(Path file) throws Exception {
+    MessageType schema = MessageTypeParser.parseMessageType(
+        "message m { required int32 id; optional float f; optional double d; }");
+    SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+    java.util.SplittableRandom random = new java.util.SplittableRandom(118);
+    try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(file.toUri()))
+        .withConf(new Configuration()).withType(schema).withDictionaryEncoding(false).withPageRowCountLimit(50)
+        .withRowGroupSize(6 * 1024).withPageSize(1024).build()) {
+      for (int i = 0; i < 4_000; i++) {
+        int kind = i / 500 % 4; // 0 numbers, 1 numbers and NaN, 2 NaN only, 3 NaN and nulls
+        Group g = groups.newGroup();
+        g.add("id", i);
+        double v = (random.nextInt(2_001) - 1_000) / 100.0; // -10 .. 10
+        boolean nan = kind == 2 || kind == 3 && random.nextBoolean() || kind == 1 && random.nextInt(8) == 0;
+        boolean isNull = kind == 3 && !nan || i % 97 == 3;
+        if (!isNull) {
+          g.add("f", nan ? Float.NaN : (float) v);
+          g.add("d", nan ? Double.NaN : v + (kind == 0 ? 0 : 20)); // row groups apart, so that bounds decide
+        }
+        w.write(g);
+      }
+    }
+  }
+
+  static long count(Path file, String filter) throws Exception {
+    String[] p = filter.split(" ");
+    FilterPredicate predicate;
+    if (p[0].equals("f")) {
+      Operators.FloatColumn c = FilterApi.floatColumn("f");
+      float v = Float.parseFloat(p[2]);
+      predicate = switch (p[1]) {
+        case "=" -> FilterApi.eq(c, v);
+        case "<>" -> FilterApi.notEq(c, v);
+        case "<" -> FilterApi.lt(c, v);
+        case "<=" -> FilterApi.ltEq(c, v);
+        case ">" -> FilterApi.gt(c, v);
+        default -> FilterApi.gtEq(c, v);
+      };
+    } else {
+      Operators.DoubleColumn c = FilterApi.doubleColumn(p[0]);
+      double v = Double.parseDouble(p[2]);
+      predicate = switch (p[1]) {
+        case "=" -> FilterApi.eq(c, v);
+        case "<>" -> FilterApi.notEq(c, v);
+        case "<" -> FilterApi.lt(c, v);
+        case "<=" -> FilterApi.ltEq(c, v);
+        case ">" -> FilterApi.gt(c, v);
+        default -> FilterApi.gtEq(c, v);
+      };
+    }
+    long n = 0;
+    try (ParquetReader<Group> r = ParquetReader.builder(new GroupReadSupport(), new org.apache.hadoop.fs.Path(
+        file.toUri())).withConf(new Configuration()).withFilter(FilterCompat.get(predicate)).build()) {
+      while (r.read() != null) {
+        n++;
+      }
+    }
+    return n;
   }
 }
