@@ -22,5 +22,6 @@ class PlanningBenchmarksSmokeTest {
     assertEquals(parquetJava.getBlocks().get(7).getColumns().get(29).getStatistics().genericGetMax(),
         converted.getBlocks().get(7).getColumns().get(29).getStatistics().genericGetMax());
     assertEquals(20, b.drillCollector().getFileMetadata().getRowGroups().size());
+    assertEquals(20, b.turboDirect().getFileMetadata().getRowGroups().size());
   }
 }

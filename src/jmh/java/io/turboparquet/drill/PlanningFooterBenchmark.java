@@ -30,12 +30,11 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The stages of one file's planning metadata, from footer bytes in memory, to choose where our
- * decoder meets Drill: parquet-java's decode (what Drill's planning pays per file today); ours; our
- * footer converted to parquet-java's ({@link ParquetJavaFooters}); and Drill's collector, which
- * turns parquet-java's footer into its {@code Metadata_V4} (the part a direct
- * FileMetadata-to-Metadata_V4 builder would replace). One 1000-column x 20-row-group file of
- * bench/planning.sh's wide table.
+ * The stages of one file's planning metadata, from footer bytes in memory: parquet-java's decode
+ * (what Drill's own planning pays per file); ours; Drill's {@code Metadata_V4} made directly from
+ * ours ({@link DrillFileMetadata}, what turbo-parquet's planning does); and the detour it replaced,
+ * our footer converted to parquet-java's ({@link ParquetJavaFooters}) then Drill's collector over it.
+ * One 1000-column x 20-row-group file of bench/planning.sh's wide table.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -85,6 +84,12 @@ public class PlanningFooterBenchmark {
   @Benchmark
   public ParquetMetadata turboConvert() throws Exception {
     return ParquetJavaFooters.of(decoded, options, null);
+  }
+
+  /** What planning does now: Drill's metadata made directly from our footer ({@link DrillFileMetadata}). */
+  @Benchmark
+  public Metadata_V4.ParquetFileAndRowCountMetadata turboDirect() throws Exception {
+    return DrillFileMetadata.of(decoded, status, fs, config).file();
   }
 
   @Benchmark

@@ -5,7 +5,6 @@ import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.ColumnOrder;
 import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.FileMetadata;
-import io.turboparquet.format.PageIndexLocation;
 import io.turboparquet.format.PhysicalType;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.SchemaNode;
@@ -50,23 +49,30 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.internal.hadoop.metadata.IndexReference;
 import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * parquet-java's footer ({@link ParquetMetadata}) of a file, made from our decoded footer for the
- * parts of Drill that only take that form: its metadata layer (planning, run-time pruning) and its
- * nested reader's converters. Only the Thrift wire decoding is ours; the meaning is parquet-java's:
- * the schema is rebuilt as parquet-format's Thrift schema elements and converted by parquet-java's
+ * two parts of Drill whose API takes nothing else: its nested reader's converters
+ * ({@code DrillParquetRecordMaterializer}, {@code ParquetReaderUtility.containsComplexColumn} take
+ * parquet-java's schema and footer; {@link ComplexRowGroupReader}) and its DRILL-4203 rule
+ * ({@code ParquetReaderUtility.detectCorruptDates} reads the footer's key-values and first row
+ * group's date statistics; {@link DateCorrection}). Planning and run-time pruning do not come here:
+ * {@link DrillFileMetadata} makes Drill's metadata directly (and the test that holds it equal to
+ * Drill's collector over this footer uses this class as its oracle).
+ *
+ * <p>Only the Thrift wire decoding is ours; the meaning is parquet-java's: the schema is rebuilt as
+ * parquet-format's Thrift schema elements and converted by parquet-java's
  * {@link ParquetMetadataConverter} (converted and logical types, column orders), and each chunk's
  * statistics by the same converter (sort orders, the PARQUET-251 created_by check, NaN bounds,
  * signed string min/max), as for the built-in reader.
  *
- * <p>Not passed on: page encoding stats and bloom filter offsets (our model keeps them for its own
- * pruning), and what our model does not keep: field ids, row-group ordinals, and a converted type
- * that disagrees with the logical type (the logical type is kept). Column orders are not passed
- * either: a chunk whose bounds Drill must not use gets its statistics without them
- * ({@link #boundsUsable}), so parquet-java's type-defined default is right for what remains.
+ * <p>Not passed on: page encoding stats, bloom filter offsets and page index offsets (our model
+ * keeps them for its own pruning; no Drill code that takes this footer reads them), and what our
+ * model does not keep: field ids, row-group ordinals, and a converted type that disagrees with the
+ * logical type (the logical type is kept). Column orders are not passed either: a chunk whose bounds
+ * Drill must not use gets its statistics without them ({@link #boundsUsable}), so parquet-java's
+ * type-defined default is right for what remains.
  */
 final class ParquetJavaFooters {
   private ParquetJavaFooters() {}
@@ -74,7 +80,8 @@ final class ParquetJavaFooters {
   /**
    * The footer as parquet-java reads it with {@code options}. With {@code rootColumns} non-null, row
    * groups carry only the chunks of columns under those top-level names (and always the first
-   * chunk, which fixes each row group's starting position): enough for statistics of a filter.
+   * chunk, which fixes each row group's starting position): enough for those columns' statistics
+   * (DateCorrection's date columns).
    */
   static ParquetMetadata of(FileMetadata footer, ParquetReadOptions options, Set<String> rootColumns)
       throws IOException {
@@ -214,20 +221,12 @@ final class ParquetJavaFooters {
       }
       return Collections.unmodifiableSet(set);
     });
-    ColumnChunkMetaData meta = ColumnChunkMetaData.get(path, type,
+    return ColumnChunkMetaData.get(path, type,
         CompressionCodecName.fromParquet(CompressionCodec.findByValue(c.codecId())), null, encodings,
         converter.fromParquetStatistics(createdBy, c.statistics() == null ? null : statistics(c.statistics(), bounds),
             type),
         c.dataPageOffset(), Math.max(0, c.dictionaryPageOffset()), c.numValues(), c.totalCompressedSize(),
         c.totalUncompressedSize());
-    PageIndexLocation index = c.pageIndex();
-    if (index != null && index.hasColumnIndex()) {
-      meta.setColumnIndexReference(new IndexReference(index.columnIndexOffset(), index.columnIndexLength()));
-    }
-    if (index != null && index.hasOffsetIndex()) {
-      meta.setOffsetIndexReference(new IndexReference(index.offsetIndexOffset(), index.offsetIndexLength()));
-    }
-    return meta;
   }
 
   /**
@@ -237,7 +236,7 @@ final class ParquetJavaFooters {
    * under IEEE 754 total order, where the count is missing: Drill orders NaN above every number but
    * no bound counts NaN, so such a chunk would be pruned by filters its NaN rows pass
    * ({@code f > 3.5}). Chunks of writers that write no count keep their bounds, as for the
-   * built-in reader.
+   * built-in reader. The one rule for both forms of the footer Drill gets ({@link DrillFileMetadata}'s too).
    */
   static boolean boundsUsable(ColumnChunkMeta c, ColumnOrder order) {
     ColumnDescriptor column = c.column();

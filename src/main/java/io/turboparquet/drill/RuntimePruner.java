@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import org.apache.drill.common.expression.LogicalExpression;
 import org.apache.drill.common.expression.SchemaPath;
 import org.apache.drill.common.expression.ValueExpressions;
@@ -21,16 +20,12 @@ import org.apache.drill.exec.store.parquet.AbstractParquetRowGroupScan;
 import org.apache.drill.exec.store.parquet.FilterEvaluatorUtils;
 import org.apache.drill.exec.store.parquet.ParquetTableMetadataUtils;
 import org.apache.drill.exec.store.parquet.RowGroupReadEntry;
-import org.apache.drill.exec.store.parquet.metadata.Metadata;
 import org.apache.drill.exec.store.parquet.metadata.MetadataBase;
 import org.apache.drill.exec.store.parquet.metadata.Metadata_V4;
 import org.apache.drill.metastore.statistics.ColumnStatistics;
 import org.apache.drill.metastore.util.SchemaPathUtils;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.ParquetReadOptions;
-import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,9 +35,9 @@ import org.slf4j.LoggerFactory;
  * {@code planner.store.parquet.rowgroup.filter.pushdown.threshold} row groups) is checked against
  * each row group's column statistics, and row groups that cannot match are not read. Drill's
  * statistics model and filter evaluation are used as they are, so the decision is the built-in
- * reader's; they take parquet-java's form of the footer, which {@link ParquetJavaFooters} makes from
- * our decoded one (from the drillbit's {@link FooterCache}). A check that fails keeps the row group,
- * as Drill's does.
+ * reader's; the statistics are Drill's metadata of the filter's columns ({@link DrillFileMetadata}),
+ * made from our decoded footer (from the drillbit's {@link FooterCache}). A check that fails keeps
+ * the row group, as Drill's does.
  */
 final class RuntimePruner {
   private static final Logger logger = LoggerFactory.getLogger(RuntimePruner.class);
@@ -52,9 +47,7 @@ final class RuntimePruner {
   private final LogicalExpression filter;
   private final Set<SchemaPath> pathsInFilter;
   private final Set<SchemaPath> columnsInFilter;
-  private final Set<String> rootNames = new TreeSet<>(String.CASE_INSENSITIVE_ORDER); // Drill's names ignore case
   private FilterPredicate<?> predicate;
-  private ParquetReadOptions options;
   private Path lastPath;
   private Metadata_V4.ParquetTableMetadata_v4 table;
   private Metadata_V4.ParquetFileAndRowCountMetadata file;
@@ -66,9 +59,6 @@ final class RuntimePruner {
     this.filter = scan.getFilter();
     this.pathsInFilter = pathsInFilter;
     this.columnsInFilter = columnsInFilter;
-    for (SchemaPath column : columnsInFilter) {
-      rootNames.add(column.getRootSegmentPath());
-    }
   }
 
   /** A pruner for the scan's filter; null when there is none, it is TRUE, or it names no column. */
@@ -89,20 +79,17 @@ final class RuntimePruner {
   }
 
   /** Whether the row group cannot match the filter, by its statistics ({@code status}: its file's). */
-  boolean prunes(RowGroupReadEntry rowGroup, FileMetadata metadata, FileStatus status, FileSystem fs) {
+  boolean prunes(RowGroupReadEntry rowGroup, FileMetadata metadata, FileStatus status) {
     if (rowGroup.isEmpty()) {
       return true;
     }
     try {
       if (!rowGroup.getPath().equals(lastPath)) {
+        // Only the filter's columns, without host affinity (as Drill's asks, but for that).
+        DrillFileMetadata m = DrillFileMetadata.of(metadata, status, null, scan.getReaderConfig(), columnsInFilter);
         table = new Metadata_V4.ParquetTableMetadata_v4();
-        // Only the filter's columns: a wide footer converted whole would cost more than the check saves.
-        if (options == null) {
-          options = scan.getReaderConfig().toReadOptions(); // builds a Hadoop Configuration: once per scan
-        }
-        ParquetMetadata footer = ParquetJavaFooters.of(metadata, options, rootNames);
-        file = Metadata.getParquetFileMetadata_v4(table, footer, status, fs, false, true,
-            columnsInFilter, scan.getReaderConfig());
+        table.getColumnTypeInfoMap().putAll(m.types());
+        file = m.file();
         lastPath = rowGroup.getPath();
       }
       MetadataBase.RowGroupMetadata rg = file.getFileMetadata().getRowGroups().get(rowGroup.getRowGroupIndex());
@@ -124,10 +111,7 @@ final class RuntimePruner {
       }
       long rows = metadata.rowGroups().get(rowGroup.getRowGroupIndex()).numRows();
       return FilterEvaluatorUtils.matches(p, statistics, rows, schema, pathsInFilter, context) == RowsMatch.NONE;
-    } catch (IOException | InterruptedException | RuntimeException e) {
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
+    } catch (IOException | RuntimeException e) {
       logger.warn("turbo-parquet's run-time pruning check failed for {} row group {}, which is read: {}",
           rowGroup.getPath(), rowGroup.getRowGroupIndex(), e.toString());
       return false;

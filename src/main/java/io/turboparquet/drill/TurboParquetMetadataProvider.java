@@ -2,11 +2,9 @@ package io.turboparquet.drill;
 
 import com.google.common.collect.LinkedListMultimap;
 import com.google.common.collect.Multimap;
-import io.turboparquet.format.FileMetadata;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.drill.common.exceptions.UserException;
 import org.apache.drill.common.util.DrillVersionInfo;
 import org.apache.drill.exec.metastore.MetadataProviderManager;
@@ -20,7 +18,6 @@ import org.apache.drill.exec.store.dfs.FileSelection;
 import org.apache.drill.exec.store.dfs.ReadEntryWithPath;
 import org.apache.drill.exec.store.parquet.BaseParquetMetadataProvider;
 import org.apache.drill.exec.store.parquet.ParquetReaderConfig;
-import org.apache.drill.exec.store.parquet.metadata.FileMetadataCollector;
 import org.apache.drill.exec.store.parquet.metadata.Metadata;
 import org.apache.drill.exec.store.parquet.metadata.MetadataVersion;
 import org.apache.drill.exec.store.parquet.metadata.Metadata_V4;
@@ -30,16 +27,15 @@ import org.apache.drill.metastore.metadata.RowGroupMetadata;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.ParquetReadOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The table metadata a turbo-parquet group scan plans with: Drill's own Parquet metadata
- * ({@link Metadata_V4}, built by Drill's {@link Metadata#getParquetFileMetadata_v4} from each file's
+ * ({@link Metadata_V4}, what Drill's {@code Metadata.getParquetFileMetadata_v4} makes of each file's
  * footer, so statistics, types, row counts and every planning decision are the built-in reader's),
- * with the footers decoded by our decoder through the drillbit's {@link FooterCache} instead of
- * parquet-java's. It lists files and reads footers as Drill's {@code ParquetTableMetadataProviderImpl}
+ * made directly from the footers our decoder reads through the drillbit's {@link FooterCache}
+ * ({@link DrillFileMetadata}). It lists files and reads footers as Drill's {@code ParquetTableMetadataProviderImpl}
  * does when no metadata cache file is present; where one is, the {@link Builder} hands the table
  * to Drill's provider, which reads that file and no footers.
  */
@@ -152,11 +148,9 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
     Metadata_V4.ParquetTableMetadata_v4 table = new Metadata_V4.ParquetTableMetadata_v4(
         new Metadata_V4.MetadataSummary(MetadataVersion.Constants.SUPPORTED_VERSIONS.last().toString(),
             DrillVersionInfo.getVersion(), new ArrayList<>(), true));
-    // Once per table: each call builds a Hadoop Configuration, which parses its XML resources.
-    ParquetReadOptions options = readerConfig.toReadOptions();
     List<TimedCallable<Metadata_V4.ParquetFileAndRowCountMetadata>> tasks = new ArrayList<>(files.size());
     for (FileStatus file : files) {
-      tasks.add(new FileTask(table, file, processUserFs, options));
+      tasks.add(new FileTask(table, file, processUserFs));
     }
     List<Metadata_V4.ParquetFileMetadata_v4> fileMetadata = new ArrayList<>(files.size());
     if (!tasks.isEmpty()) {
@@ -176,38 +170,30 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
     return table;
   }
 
-  /** One file's metadata: Drill's collector over our footer, both cached by the drillbit's {@link FooterCache}. */
+  /** One file's metadata ({@link DrillFileMetadata}), both it and the footer cached by the drillbit's {@link FooterCache}. */
   private final class FileTask extends TimedCallable<Metadata_V4.ParquetFileAndRowCountMetadata> {
     private final Metadata_V4.ParquetTableMetadata_v4 table;
     private final FileStatus file;
     private final FileSystem processUserFs;
-    private final ParquetReadOptions options;
 
-    FileTask(Metadata_V4.ParquetTableMetadata_v4 table, FileStatus file, FileSystem processUserFs,
-        ParquetReadOptions options) {
+    FileTask(Metadata_V4.ParquetTableMetadata_v4 table, FileStatus file, FileSystem processUserFs) {
       this.table = table;
       this.file = file;
       this.processUserFs = processUserFs;
-      this.options = options;
     }
 
     @Override
     protected Metadata_V4.ParquetFileAndRowCountMetadata runInner() throws Exception {
-      Collected collected;
+      DrillFileMetadata metadata;
       try {
-        collected = footers.derived(processUserFs, file, readerConfig, this::collect);
+        metadata = footers.derived(processUserFs, file, readerConfig,
+            footer -> DrillFileMetadata.of(footer, file, processUserFs, readerConfig));
       } catch (IOException | RuntimeException e) {
         throw FooterCache.unreadable(file.getPath(), e);
       }
       // What Drill's Metadata.getParquetFileMetadata_v4 does with its collector's result.
-      table.getColumnTypeInfoMap().putAll(collected.types());
-      return collected.file();
-    }
-
-    private Collected collect(FileMetadata footer) throws IOException {
-      FileMetadataCollector collector = new FileMetadataCollector(ParquetJavaFooters.of(footer, options, null), file,
-          processUserFs, true, false, null, readerConfig);
-      return new Collected(collector.getFileMetadata(), collector.getColumnTypeInfo());
+      table.getColumnTypeInfoMap().putAll(metadata.types());
+      return metadata.file();
     }
 
     @Override
@@ -215,10 +201,6 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
       return file.getPath().toString();
     }
   }
-
-  /** Drill's metadata of one file (read-only once made: planning only reads it) and the column types it adds. */
-  private record Collected(Metadata_V4.ParquetFileAndRowCountMetadata file,
-      Map<Metadata_V4.ColumnTypeMetadata_v4.Key, Metadata_V4.ColumnTypeMetadata_v4> types) {}
 
   /**
    * Builds our provider, or Drill's where the table has a metadata cache file (Drill reads that

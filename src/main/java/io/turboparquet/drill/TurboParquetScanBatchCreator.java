@@ -85,7 +85,7 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
       FileMetadata metadata = footer.metadata();
       boolean last = entry == entries.get(entries.size() - 1);
       long rows = entry.getNumRecordsToRead();
-      if (pruner != null && pruner.prunes(entry, metadata, footer.status(), fs)) {
+      if (pruner != null && pruner.prunes(entry, metadata, footer.status())) {
         pruned++;
         if (!last || !readers.isEmpty()) {
           continue;
