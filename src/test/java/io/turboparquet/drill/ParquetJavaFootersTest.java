@@ -6,10 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turboparquet.format.ColumnChunkMeta;
+import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.ColumnOrder;
+import io.turboparquet.format.ColumnStatistics;
+import io.turboparquet.format.CompressionCodec;
+import io.turboparquet.format.Encoding;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.FooterReader;
 import io.turboparquet.format.PhysicalType;
+import io.turboparquet.format.Repetition;
 import io.turboparquet.testing.CorpusFiles;
 import io.turboparquet.testing.GeneratedFile;
 import io.turboparquet.testing.TestFileGenerator;
@@ -68,6 +74,23 @@ class ParquetJavaFootersTest {
       }
     }
     assertTrue(withStatistics > 1000, "chunks with min/max compared: " + withStatistics);
+  }
+
+  /** WKB has no order (Geospatial.md): a GEOMETRY or GEOGRAPHY chunk's min/max never reach Drill. */
+  @Test
+  void geospatialBoundsAreWithheld() {
+    byte[] bounds = {1, 2};
+    ColumnStatistics stats = ColumnStatistics.of(bounds, -1, -1, 0, -1, ColumnStatistics.span(1, 1),
+        ColumnStatistics.span(0, 1), null, null, -1);
+    for (String logical : new String[] {null, "GEOMETRY", "GEOGRAPHY(OGC:CRS84,SPHERICAL)"}) {
+      ColumnDescriptor column = new ColumnDescriptor(0, List.of("g"), PhysicalType.BYTE_ARRAY, 0, Repetition.OPTIONAL,
+          1, 0, logical);
+      ColumnChunkMeta plain = new ColumnChunkMeta(column, CompressionCodec.UNCOMPRESSED, List.of(Encoding.PLAIN), 1, 10,
+          10, 4, -1);
+      ColumnChunkMeta chunk = new ColumnChunkMeta(column, plain.coding(), 1, 10, 10, 4, -1, stats, -1, 0, -1, 0, null,
+          null);
+      assertEquals(logical == null, ParquetJavaFooters.boundsUsable(chunk, ColumnOrder.TYPE_DEFINED), logical);
+    }
   }
 
   @Test
@@ -137,7 +160,8 @@ class ParquetJavaFootersTest {
         ColumnChunkMeta oc = ours.rowGroups().get(b).column(ours.schema().column(ec.getPath().toDotString()).index());
         if (!ParquetJavaFooters.boundsUsable(oc, ours.columnOrder(oc.column()))) {
           assertTrue(oc.column().physicalType() == PhysicalType.FLOAT || oc.column().physicalType() == PhysicalType.DOUBLE
-              || "FLOAT16".equals(oc.column().logicalType()), chunk + ": bounds withheld");
+              || "FLOAT16".equals(oc.column().logicalType())
+              || io.turboparquet.filter.Geospatial.isGeospatial(oc.column()), chunk + ": bounds withheld");
           assertFalse(as.hasNonNullValue(), chunk);
           assertEquals(es.isNumNullsSet(), as.isNumNullsSet(), chunk);
           assertEquals(es.getNumNulls(), as.getNumNulls(), chunk);
