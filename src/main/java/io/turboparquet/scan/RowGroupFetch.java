@@ -20,10 +20,8 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileRange;
@@ -55,7 +53,7 @@ final class RowGroupFetch implements AutoCloseable {
   private final int[] rangeOf; // segment index -> range index
   private final long[] rangeStarts;
   private final List<ByteBuf> buffers = new ArrayList<>();
-  private final List<List<Part>> parts = new ArrayList<>();
+  private final List<List<FetchPart>> parts = new ArrayList<>();
   private final long bytes;
   private FSDataInputStream beyondStream;
   private FSDataInputStream vectoredStream;
@@ -65,110 +63,6 @@ final class RowGroupFetch implements AutoCloseable {
    */
   private final Map<ByteBuffer, ByteBuf> vectoredExtra = new IdentityHashMap<>();
   private volatile boolean closed;
-
-  /** One positional read into a slice of its range's buffer; runs once, on whichever thread claims it. */
-  private final class Part implements Runnable {
-    private static final int NEW = 0;
-    private static final int CLAIMED = 1;
-    private final AtomicInteger state = new AtomicInteger(NEW);
-    private final CountDownLatch done = new CountDownLatch(1);
-    private final ByteBuf buffer;
-    private final int index;
-    private final long start;
-    private final int length;
-    private volatile Throwable error;
-    /** The buffer handed to a vectored read for this part (a view of ours), if it got one. */
-    private volatile ByteBuffer target;
-
-    Part(ByteBuf buffer, int index, long start, int length) {
-      this.buffer = buffer;
-      this.index = index;
-      this.start = start;
-      this.length = length;
-    }
-
-    @Override
-    public void run() {
-      if (!state.compareAndSet(NEW, CLAIMED)) {
-        return;
-      }
-      try {
-        long t0 = System.nanoTime();
-        try (FSDataInputStream in = FileOpener.open(context.fileSystem(), path, meta.fileLength(),
-            context.options().io().readAheadHint(), start, length)) {
-          RangeReads.forStream(in).readFully(start, buffer, index, length);
-          context.metrics().addStoreReads(StoreReads.of(in));
-        }
-        context.metrics().addDiskRead(System.nanoTime() - t0, length, 1);
-      } catch (Throwable t) {
-        error = t;
-      } finally {
-        done.countDown();
-      }
-    }
-
-    /** Takes the part for a vectored read, which completes it through {@link #vectoredDone}. */
-    boolean claim() {
-      return state.compareAndSet(NEW, CLAIMED);
-    }
-
-    /** The vectored read of this part ended: keep the bytes (copying them if they are not in our buffer). */
-    void vectoredDone(ByteBuffer data, Throwable failure, long startNanos) {
-      try {
-        if (failure != null) {
-          error = failure;
-        } else if (data.remaining() != length) {
-          error = new IOException("vectored read returned " + data.remaining() + " bytes, wanted " + length);
-        } else {
-          if (data != target) {
-            buffer.setBytes(index, data.duplicate());
-            releaseExtra(data);
-          }
-          context.metrics().addDiskRead(System.nanoTime() - startNanos, length, 1);
-        }
-      } catch (Throwable t) {
-        error = t;
-      } finally {
-        done.countDown();
-      }
-    }
-
-    /** Stops a part that has not started; it then never reads. */
-    void cancel() {
-      if (state.compareAndSet(NEW, CLAIMED)) {
-        error = new IOException("cancelled");
-        done.countDown();
-      }
-    }
-
-    void await() throws IOException {
-      boolean interrupted = false;
-      while (true) {
-        try {
-          done.await();
-          break;
-        } catch (InterruptedException e) {
-          if (closed) {
-            interrupted = true; // closing: the buffer is released after this, so wait anyway
-          } else {
-            Thread.currentThread().interrupt();
-            throw ErrorContext.of(meta.file()).inRowGroup(rowGroup).interrupted("interrupted waiting for its bytes");
-          }
-        }
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-
-    void check(ColumnDescriptor column) throws IOException {
-      Throwable t = error;
-      if (t != null) {
-        throw ErrorContext.of(meta.file()).inRowGroup(rowGroup).column(column.dottedPath())
-            .io("reading bytes [" + start + ", " + (start + length) + "): " + t, t);
-      }
-    }
-  }
 
   private RowGroupFetch(ScanContext context, FileMetadata meta, Path path, int rowGroup,
       List<ColumnDescriptor> projection, PageSelection selection) {
@@ -232,9 +126,9 @@ final class RowGroupFetch implements AutoCloseable {
         }
         ByteBuf buffer = context.buffers().buffer((int) range.length());
         buffers.add(buffer);
-        List<Part> rangeParts = new ArrayList<>();
+        List<FetchPart> rangeParts = new ArrayList<>();
         for (long[] p : range.parts(options.io().coalesceMaxSize())) {
-          rangeParts.add(new Part(buffer, (int) (p[0] - range.start()), p[0], (int) (p[1] - p[0])));
+          rangeParts.add(new FetchPart(this, buffer, (int) (p[0] - range.start()), p[0], (int) (p[1] - p[0])));
         }
         parts.add(rangeParts);
       }
@@ -272,8 +166,8 @@ final class RowGroupFetch implements AutoCloseable {
       return;
     }
     long t0 = System.nanoTime();
-    for (List<Part> rangeParts : parts) {
-      for (Part p : rangeParts) {
+    for (List<FetchPart> rangeParts : parts) {
+      for (FetchPart p : rangeParts) {
         if (async) {
           try {
             context.scanPool().execute(p);
@@ -299,18 +193,18 @@ final class RowGroupFetch implements AutoCloseable {
    * in parallel requests). Returns false, having read nothing, when the stream does not.
    */
   private boolean issueVectored() {
-    List<Part> all = new ArrayList<>();
+    List<FetchPart> all = new ArrayList<>();
     parts.forEach(all::addAll);
     if (all.isEmpty()) {
       return false;
     }
-    all.sort(java.util.Comparator.comparingLong(p -> p.start));
-    Part first = all.get(0);
-    Part last = all.get(all.size() - 1);
+    all.sort(java.util.Comparator.comparingLong(FetchPart::start));
+    FetchPart first = all.get(0);
+    FetchPart last = all.get(all.size() - 1);
     FSDataInputStream in;
     try {
       in = FileOpener.open(context.fileSystem(), path, meta.fileLength(), context.options().io().readAheadHint(),
-          first.start, last.start + last.length - first.start);
+          first.start(), last.start() + last.length() - first.start());
     } catch (IOException | RuntimeException e) {
       return false; // the per-part reads will report it
     }
@@ -321,7 +215,7 @@ final class RowGroupFetch implements AutoCloseable {
       return false;
     }
     vectoredStream = in;
-    ArrayDeque<Part> order = new ArrayDeque<>(all);
+    ArrayDeque<FetchPart> order = new ArrayDeque<>(all);
     Thread issuer = Thread.currentThread();
     AtomicBoolean issuing = new AtomicBoolean(true);
     // The allocator is told a length only, not which range it is for. Asked on this thread while
@@ -332,12 +226,10 @@ final class RowGroupFetch implements AutoCloseable {
     IntFunction<ByteBuffer> allocate = length -> {
       if (Thread.currentThread() == issuer && issuing.get()) {
         synchronized (order) {
-          Part p = order.peek();
-          if (p != null && p.length == length) {
+          FetchPart p = order.peek();
+          if (p != null && p.length() == length) {
             order.poll();
-            ByteBuffer view = p.buffer.nioBuffer(p.index, length);
-            p.target = view;
-            return view;
+            return p.view();
           }
         }
       }
@@ -349,15 +241,15 @@ final class RowGroupFetch implements AutoCloseable {
       return buffer;
     };
     List<FileRange> ranges = new ArrayList<>();
-    for (Part p : all) {
+    for (FetchPart p : all) {
       p.claim();
-      ranges.add(FileRange.createFileRange(p.start, p.length, p));
+      ranges.add(FileRange.createFileRange(p.start(), p.length(), p));
     }
     long t0 = System.nanoTime();
     try {
       in.readVectored(ranges, allocate);
     } catch (IOException | RuntimeException e) {
-      for (Part p : all) {
+      for (FetchPart p : all) {
         p.vectoredDone(null, e, t0);
       }
       return true;
@@ -365,14 +257,14 @@ final class RowGroupFetch implements AutoCloseable {
       issuing.set(false);
     }
     for (FileRange r : ranges) {
-      Part p = (Part) r.getReference();
+      FetchPart p = (FetchPart) r.getReference();
       r.getData().whenComplete((data, failure) -> p.vectoredDone(data, failure, t0));
     }
     return true;
   }
 
   /** Releases the buffer of our own behind {@code data}, whose bytes are now in place. */
-  private void releaseExtra(ByteBuffer data) {
+  void releaseExtra(ByteBuffer data) {
     ByteBuf extra;
     synchronized (vectoredExtra) {
       extra = vectoredExtra.remove(data);
@@ -384,6 +276,22 @@ final class RowGroupFetch implements AutoCloseable {
 
   int rowGroup() {
     return rowGroup;
+  }
+
+  ScanContext context() {
+    return context;
+  }
+
+  FileMetadata meta() {
+    return meta;
+  }
+
+  Path path() {
+    return path;
+  }
+
+  boolean isClosed() {
+    return closed;
   }
 
   /** Bytes of the buffers this fetch holds. */
@@ -416,10 +324,10 @@ final class RowGroupFetch implements AutoCloseable {
     ByteBuf range = buffers.get(r);
     int at = (int) (start - rangeStarts[r]);
     ByteBuf slice = range.retainedSlice(at, range.capacity() - at);
-    List<Part> rangeParts = parts.get(r);
+    List<FetchPart> rangeParts = parts.get(r);
     ColumnDescriptor column = projection.get(i);
     return new FetchedChunkInput(meta.file(), meta.fileLength(), slice, start, length, () -> {
-      for (Part p : rangeParts) {
+      for (FetchPart p : rangeParts) {
         p.await();
         p.check(column);
       }
@@ -444,13 +352,13 @@ final class RowGroupFetch implements AutoCloseable {
       return;
     }
     closed = true;
-    for (List<Part> rangeParts : parts) {
-      for (Part p : rangeParts) {
+    for (List<FetchPart> rangeParts : parts) {
+      for (FetchPart p : rangeParts) {
         p.cancel();
       }
     }
-    for (List<Part> rangeParts : parts) {
-      for (Part p : rangeParts) {
+    for (List<FetchPart> rangeParts : parts) {
+      for (FetchPart p : rangeParts) {
         try {
           p.await();
         } catch (IOException e) {

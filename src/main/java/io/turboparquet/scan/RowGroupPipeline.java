@@ -1,23 +1,16 @@
 package io.turboparquet.scan;
 
-import io.turboparquet.io.Failures;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
 import java.util.List;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The one owner of everything in a scan that spans row groups: a list of {@link RowGroupRead}s
  * (one file's row groups, or a Drill fragment's row groups across files) read in order. Per row
- * group it plans what to read once (with a filter: pruning by dictionary and bloom filter, then
- * page-index skipping; with async reads on the scan pool, up to {@link #MAX_PREFETCH_DEPTH} row
- * groups ahead), starts the coalesced reads ({@link RowGroupFetch}) and opens the
- * {@link RowGroupScanner}. Across row groups it reads {@link #PREFETCH_DEPTH} row groups ahead
+ * group it plans what to read once ({@link RowGroupPlanner}; with a filter: pruning by dictionary
+ * and bloom filter, then page-index skipping; with async reads on the scan pool, up to
+ * {@link #MAX_PREFETCH_DEPTH} row groups ahead), starts the coalesced reads ({@link RowGroupFetch})
+ * and opens the {@link RowGroupScanner}. Across row groups it reads {@link #PREFETCH_DEPTH} row groups ahead
  * while the current one decodes, more while those hold fewer than {@link #PREFETCH_BYTES} (at most
  * {@link #MAX_PREFETCH_DEPTH}), as
  * long as the current and the prefetched bytes fit the memory budget together, and when the
@@ -57,105 +50,14 @@ public final class RowGroupPipeline implements AutoCloseable {
    */
   static final int PLANNING_WINDOW = 8;
 
-  /** What a planning ahead gives when it leaves the read to be planned at its turn (compared by identity). */
-  private static final PageSelection LEFT_FOR_ITS_TURN = PageSelection.none();
-
   /** A read whose bytes are being fetched ahead of its turn. */
   private record Ahead(int read, RowGroupFetch fetch) {
   }
 
-  /**
-   * The planning of one read's page selection ({@link #plan}) on the scan pool, ahead of its turn:
-   * its dictionary, bloom-filter and page-index reads are round trips that would otherwise follow
-   * one another on the consumer's thread, one row group at a time. Runs once, on whichever thread
-   * claims it first: a pool thread, or the consumer when it needs the answer before a pool thread
-   * got to it.
-   */
-  private final class Planning implements Runnable {
-    private final int read;
-    private final AtomicBoolean claimed = new AtomicBoolean();
-    private final CountDownLatch done = new CountDownLatch(1);
-    private volatile PageSelection selection;
-    private volatile Throwable error;
-
-    Planning(int read) {
-      this.read = read;
-    }
-
-    @Override
-    public void run() {
-      try {
-        planUnlessClaimed(true);
-      } finally {
-        plannings.decrementAndGet(); // run only as handed to the pool by startPlannings
-        if (!closed) {
-          startPlannings();
-        }
-      }
-    }
-
-    /**
-     * The selection, planned now unless a pool thread has it (then waited for), or planned now if the
-     * pool thread left it to the read's turn; its error as thrown there.
-     */
-    PageSelection get() throws IOException {
-      planUnlessClaimed(false);
-      try {
-        done.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("interrupted while planning row group " + reads.get(read).rowGroup());
-      }
-      Failures.rethrow(error);
-      return selection != LEFT_FOR_ITS_TURN ? selection : plan(read);
-    }
-
-    /** Plans the read on this thread ({@link #planEarly} ahead of its turn) unless another thread has claimed it. */
-    private void planUnlessClaimed(boolean early) {
-      if (!claimed.compareAndSet(false, true)) {
-        return;
-      }
-      try {
-        selection = early ? planEarly(read) : plan(read);
-      } catch (Throwable t) {
-        error = t;
-      } finally {
-        done.countDown();
-      }
-    }
-
-    /** Keeps it from starting, or waits until it ends: what it read is released when it returns. */
-    void cancel() {
-      if (claimed.compareAndSet(false, true)) {
-        done.countDown();
-        return;
-      }
-      boolean interrupted = false;
-      while (true) {
-        try {
-          done.await();
-          break;
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
   private final ScanContext context;
   private final List<RowGroupRead> reads;
-  /** Each read's page selection once planned (null entries: read whole). */
-  private final PageSelection[] selections;
-  private final boolean[] planned;
-  /** Selections being planned on the scan pool, by read (null: not started ahead). */
-  private final Planning[] planning;
-  /** Plannings not yet handed to the pool, in read order. */
-  private final ConcurrentLinkedQueue<Planning> waiting = new ConcurrentLinkedQueue<>();
-  /** Plannings handed to the pool and not ended. */
-  private final AtomicInteger plannings = new AtomicInteger();
+  /** Each read's page selection, planned once. */
+  private final RowGroupPlanner planner;
   /** Reads started ahead of their turn, in read order. */
   private final ArrayDeque<Ahead> ahead = new ArrayDeque<>();
   private int current = -1;
@@ -171,10 +73,8 @@ public final class RowGroupPipeline implements AutoCloseable {
   public RowGroupPipeline(ScanContext context, List<RowGroupRead> reads) {
     this.context = context;
     this.reads = List.copyOf(reads);
-    this.selections = new PageSelection[this.reads.size()];
-    this.planned = new boolean[this.reads.size()];
-    this.planning = new Planning[this.reads.size()];
-    planAhead(0);
+    this.planner = new RowGroupPlanner(context, this.reads, () -> closed);
+    planner.planAhead(0, current);
   }
 
   public int size() {
@@ -205,7 +105,7 @@ public final class RowGroupPipeline implements AutoCloseable {
       opened = null;
     }
     current = i;
-    planAhead(i + 1);
+    planner.planAhead(i + 1, current);
     scanner = opened != null ? opened : start(i);
     if (scanner != null) {
       prefetch(i + 1);
@@ -264,7 +164,7 @@ public final class RowGroupPipeline implements AutoCloseable {
         context.metrics().addRowGroup(read.numRows());
         return null;
       }
-      PageSelection selection = selection(i);
+      PageSelection selection = planner.selection(i);
       if (selection != null && selection.rows().isEmpty()) {
         context.metrics().addRowGroup(read.numRows()); // nothing was read of it
         return null;
@@ -330,7 +230,7 @@ public final class RowGroupPipeline implements AutoCloseable {
       RowGroupRead read = reads.get(next);
       PageSelection selection;
       try {
-        selection = read.readsData() ? selection(next) : null;
+        selection = read.readsData() ? planner.selection(next) : null;
       } catch (IOException | RuntimeException e) {
         return;
       }
@@ -351,102 +251,12 @@ public final class RowGroupPipeline implements AutoCloseable {
     }
   }
 
-  /**
-   * The page selection of read {@code i}, planned once (ahead of its turn on the scan pool, or
-   * now): none when its dictionaries or bloom filters rule the row group out, else from its page
-   * index.
-   */
-  private PageSelection selection(int i) throws IOException {
-    if (reads.get(i).filter() == null) {
-      return null;
-    }
-    if (!planned[i]) {
-      selections[i] = planning[i] != null ? planning[i].get() : plan(i);
-      planned[i] = true;
-    }
-    return selections[i];
-  }
-
-  /**
-   * Read {@code i}'s selection ({@link RowGroupPruning}, then {@link PageSelection#plan}), at its
-   * turn.
-   */
-  private PageSelection plan(int i) throws IOException {
-    RowGroupRead read = reads.get(i);
-    ScanContext c = contextOf(read);
-    return RowGroupPruning.prunes(c, read.metadata(), read.path(), read.rowGroup(), read.filter())
-        ? PageSelection.none()
-        : PageSelection.plan(c, read.metadata(), read.path(), read.rowGroup(), read.projection(), read.filter());
-  }
-
-  /**
-   * {@link #plan}, ahead of the read's turn on a pool thread (it touches nothing of the pipeline's):
-   * {@link #LEFT_FOR_ITS_TURN} when a dictionary too large to hold ahead would decide
-   * ({@link RowGroupPruning#prunesAhead}).
-   */
-  private PageSelection planEarly(int i) throws IOException {
-    RowGroupRead read = reads.get(i);
-    ScanContext c = contextOf(read);
-    Boolean pruned = RowGroupPruning.prunesAhead(c, read.metadata(), read.path(), read.rowGroup(), read.filter());
-    if (pruned == null) {
-      return LEFT_FOR_ITS_TURN;
-    }
-    return pruned ? PageSelection.none()
-        : PageSelection.plan(c, read.metadata(), read.path(), read.rowGroup(), read.projection(), read.filter());
-  }
-
-  /**
-   * Starts planning the selections of the filtered reads from {@code first} on, up to
-   * {@link #MAX_PREFETCH_DEPTH} reads past the current one, on the scan pool (with async reads
-   * only): each is a few small reads, which on remote storage cost a round trip each.
-   */
-  private void planAhead(int first) {
-    if (!context.options().io().asyncPageReads() || context.scanPool() == null) {
-      return;
-    }
-    int last = Math.min(reads.size(), Math.max(current, 0) + 1 + MAX_PREFETCH_DEPTH);
-    for (int i = first; i < last; i++) {
-      RowGroupRead read = reads.get(i);
-      if (planning[i] != null || planned[i] || read.filter() == null || read.rowGroup() < 0 || !read.readsData()) {
-        continue;
-      }
-      Planning p = new Planning(i);
-      planning[i] = p;
-      waiting.add(p);
-    }
-    startPlannings();
-  }
-
-  /**
-   * Hands waiting plannings to the scan pool while fewer than {@link #PLANNING_WINDOW} run; called
-   * by the consumer and by each planning as it ends (thread-safe). Plannings the pool refuses (it is
-   * shutting down) are left for the consumer to run at their read's turn.
-   */
-  private void startPlannings() {
-    while (true) {
-      int running = plannings.get();
-      if (running >= PLANNING_WINDOW || waiting.isEmpty()) {
-        return;
-      }
-      if (!plannings.compareAndSet(running, running + 1)) {
-        continue;
-      }
-      Planning next = waiting.poll();
-      if (next == null) {
-        plannings.decrementAndGet();
-        continue;
-      }
-      try {
-        context.scanPool().execute(next);
-      } catch (RejectedExecutionException e) {
-        plannings.decrementAndGet();
-        waiting.clear();
-        return;
-      }
-    }
-  }
-
   private ScanContext contextOf(RowGroupRead read) {
+    return contextOf(context, read);
+  }
+
+  /** {@code context} with the options of {@code read}, when they are not the scan's. */
+  static ScanContext contextOf(ScanContext context, RowGroupRead read) {
     return read.options() == context.options() ? context : context.withOptions(read.options());
   }
 
@@ -488,11 +298,7 @@ public final class RowGroupPipeline implements AutoCloseable {
     while ((a = ahead.poll()) != null) {
       a.fetch().close();
     }
-    for (Planning p : planning) {
-      if (p != null) {
-        p.cancel();
-      }
-    }
+    planner.cancel();
     if (failure != null) {
       throw failure;
     }

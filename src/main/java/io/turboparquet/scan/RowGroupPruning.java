@@ -6,9 +6,6 @@ import io.turboparquet.filter.EqualityValues;
 import io.turboparquet.filter.Filter;
 import io.turboparquet.filter.Geospatial;
 import io.turboparquet.filter.Predicate;
-import io.turboparquet.filter.SplitBlockBloomFilter;
-import io.turboparquet.format.BloomFilterHeader;
-import io.turboparquet.format.BloomFilterLocation;
 import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.Encoding;
 import io.turboparquet.format.EncodingStats;
@@ -18,10 +15,8 @@ import io.turboparquet.format.PageHeaderInfo;
 import io.turboparquet.format.PageType;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
-import io.turboparquet.format.thrift.BloomFilterHeaderDecoder;
 import io.turboparquet.format.thrift.PageHeaderDecoder;
 import io.turboparquet.io.DirectBufInputStream;
-import io.turboparquet.io.ErrorContext;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.StoreReads;
 import io.turboparquet.page.ChunkLocation;
@@ -30,7 +25,6 @@ import io.turboparquet.page.PageDecompressor;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -56,35 +50,27 @@ import org.apache.hadoop.fs.Path;
  * fewer bytes); the dictionary, exact, when the bloom filter lets a value through or is absent.
  *
  * <p>What is read: of a dictionary, only the page at the chunk's start (its header through a window
- * that stops at the chunk's end, its stored bytes within the chunk, decompressed within the options'
- * {@code maxPageBytes} and the codec's expansion bound, as the page readers check); of a bloom filter,
- * its header and the bitset's blocks the values fall in (up to 64 KiB at once, which holds all of most
- * filters). Each is read once per row group whatever the number of leaves on its column; every
- * buffer is released before {@link #prunes} returns.
+ * that stops at the chunk's end, its stored bytes within the chunk, decompressed within the
+ * options' {@code maxPageBytes} and the codec's expansion bound, as the page readers check); of a
+ * bloom filter, its header and the bitset's blocks the values fall in (up to 64 KiB at once, which
+ * holds all of most filters; {@link ChunkBloomFilter}). Each is read once per row group whatever
+ * the number of leaves on its column; every buffer is released before {@link #prunes} returns.
  *
  * <p>Errors. What the format or this reader does not cover is "may match", and the scan goes on as
  * without pruning: a bloom filter of an algorithm, hash or compression other than split-block /
- * xxHash / uncompressed (a newer writer's), or larger than {@link #MAX_BLOOM_FILTER_BYTES} (the
- * largest parquet-java writes); a codec this reader does not know or support; a chunk that does not
- * start with a dictionary page, or whose dictionary page runs past the chunk's end (old writers
- * understate a chunk's length; the page readers then decide). Everything else a file claims that
- * cannot be true is a {@link ParquetCorruptionException} naming file, row group and column, as when
- * the pages are read: a bloom filter outside the file or longer than its stated length, a header that
- * does not decode, a bitset size that is not a power of two of at least 32 bytes, a dictionary page
- * header that does not decode or runs past the file, a size beyond {@code maxPageBytes}, a page that
- * does not decompress, a dictionary whose entries do not fit its page. Ignoring such damage would hide
- * it only while the filter column is not read, and could trust bits that are garbage.
+ * xxHash / uncompressed (a newer writer's), or larger than
+ * {@link ChunkBloomFilter#MAX_BLOOM_FILTER_BYTES} (the largest parquet-java writes); a codec this
+ * reader does not know or support; a chunk that does not start with a dictionary page, or whose
+ * dictionary page runs past the chunk's end (old writers understate a chunk's length; the page
+ * readers then decide). Everything else a file claims that cannot be true is a
+ * {@link ParquetCorruptionException} naming file, row group and column, as when the pages are read:
+ * a bloom filter outside the file or longer than its stated length, a header that does not decode,
+ * a bitset size that is not a power of two of at least 32 bytes, a dictionary page header that does
+ * not decode or runs past the file, a size beyond {@code maxPageBytes}, a page that does not
+ * decompress, a dictionary whose entries do not fit its page. Ignoring such damage would hide it
+ * only while the filter column is not read, and could trust bits that are garbage.
  */
 public final class RowGroupPruning implements AutoCloseable {
-  /** Largest bitset read (parquet-java's upper bound); larger ones are not used. */
-  static final int MAX_BLOOM_FILTER_BYTES = 128 << 20;
-  /** A bloom filter's first read: its header and, for filters this small, its whole bitset. */
-  static final int FIRST_READ = 64 << 10;
-  /** Bitset blocks this close together are read at once. */
-  private static final int BLOCK_GAP = 64 << 10;
-  /** Most bytes of bitset read at once. */
-  private static final int MAX_BLOCK_READ = 1 << 20;
-
   private static final int BY_DICTIONARY = 1;
   private static final int BY_BLOOM_FILTER = 2;
   private static final int BY_GEOSPATIAL_STATISTICS = 4;
@@ -95,7 +81,7 @@ public final class RowGroupPruning implements AutoCloseable {
   private final RowGroupMeta rowGroup;
   private FSDataInputStream in;
   /** Per leaf: its bloom filter, or null when it has none this reader can use. */
-  private final Map<Integer, BloomFilter> blooms = new HashMap<>();
+  private final Map<Integer, ChunkBloomFilter> blooms = new HashMap<>();
   /** Per leaf: its dictionary, or null when it has none this reader can use. */
   private final Map<Integer, Dictionary> dictionaries = new HashMap<>();
   private long readNanos;
@@ -207,9 +193,9 @@ public final class RowGroupPruning implements AutoCloseable {
     ScanOptions options = context.options();
     if (options.pruning().bloomFilterPruning() && chunk.bloomFilter() != null) {
       if (!blooms.containsKey(index)) {
-        blooms.put(index, readBloomFilter(chunk));
+        blooms.put(index, ChunkBloomFilter.read(meta, rowGroup.index(), chunk, this::read));
       }
-      BloomFilter bloom = blooms.get(index);
+      ChunkBloomFilter bloom = blooms.get(index);
       if (bloom != null && !bloom.mayContainAny(values)) {
         return BY_BLOOM_FILTER;
       }
@@ -327,103 +313,6 @@ public final class RowGroupPruning implements AutoCloseable {
       }
     }
     return false;
-  }
-
-  // ---- bloom filters ----
-
-  /** The chunk's bloom filter, checked; null when this reader cannot use it (see the class comment). */
-  private BloomFilter readBloomFilter(ColumnChunkMeta chunk) throws IOException {
-    BloomFilterLocation at = chunk.bloomFilter();
-    ErrorContext chunkAt = new ChunkLocation(meta.file(), rowGroup.index(), chunk).context();
-    String bloom = "bloom filter at offset " + at.offset();
-    long fileLength = meta.fileLength();
-    ParquetCorruptionException.validate(at.offset() < fileLength, chunkAt, "%s is outside the file (%d bytes)", bloom,
-        fileLength);
-    ParquetCorruptionException.validate(at.length() >= 0 && at.length() <= fileLength - at.offset(), chunkAt,
-        "%s: ColumnMetaData.bloom_filter_length %d runs past the end of the file (%d bytes)", bloom, at.length(),
-        fileLength);
-    long span = at.hasLength() ? at.length() : fileLength - at.offset();
-    byte[] head = read(at.offset(), (int) Math.min(span, FIRST_READ));
-    BloomFilterHeader header = BloomFilterHeaderDecoder.read(meta.file(), chunkAt.where() + ": " + bloom, head, 0,
-        head.length);
-    if (!header.isSupported()) {
-      return null;
-    }
-    int n = header.numBytes();
-    ParquetCorruptionException.validate(n >= SplitBlockBloomFilter.BYTES_PER_BLOCK && Integer.bitCount(n) == 1,
-        chunkAt, "%s: BloomFilterHeader.numBytes %d is not a power of two of at least %d", bloom, n,
-        SplitBlockBloomFilter.BYTES_PER_BLOCK);
-    long room = span - header.headerLength();
-    ParquetCorruptionException.validate(n <= room, chunkAt,
-        "%s: a bitset of %d bytes does not fit in the %d bytes %s after its %d-byte header", bloom, n, room,
-        at.hasLength() ? "bloom_filter_length leaves" : "left in the file", header.headerLength());
-    if (n > MAX_BLOOM_FILTER_BYTES) {
-      return null;
-    }
-    return new BloomFilter(at.offset() + header.headerLength(), n, head, header.headerLength());
-  }
-
-  /**
-   * A split-block bloom filter's bitset at {@code start} in the file, {@code numBytes} long, of which
-   * {@code head[headStart, ...)} holds the beginning (or all).
-   */
-  private final class BloomFilter {
-    private final long start;
-    private final int numBytes;
-    private final byte[] head;
-    private final int headStart;
-
-    BloomFilter(long start, int numBytes, byte[] head, int headStart) {
-      this.start = start;
-      this.numBytes = numBytes;
-      this.head = head;
-      this.headStart = headStart;
-    }
-
-    /** Whether any of {@code values} (stored forms) may have been inserted. */
-    boolean mayContainAny(List<byte[]> values) throws IOException {
-      int numBlocks = numBytes / SplitBlockBloomFilter.BYTES_PER_BLOCK;
-      int inHead = (head.length - headStart) / SplitBlockBloomFilter.BYTES_PER_BLOCK;
-      long[] rest = new long[values.size()]; // block << 32 | value index, for blocks beyond the head
-      int n = 0;
-      long[] hashes = new long[values.size()];
-      for (int i = 0; i < values.size(); i++) {
-        hashes[i] = SplitBlockBloomFilter.hash(values.get(i));
-        int block = SplitBlockBloomFilter.block(hashes[i], numBlocks);
-        if (block < inHead) {
-          if (SplitBlockBloomFilter.blockMayContain(head, headStart + block * SplitBlockBloomFilter.BYTES_PER_BLOCK,
-              hashes[i])) {
-            return true;
-          }
-        } else {
-          rest[n++] = (long) block << 32 | i;
-        }
-      }
-      Arrays.sort(rest, 0, n);
-      int i = 0;
-      while (i < n) {
-        // One read for blocks close together, at most MAX_BLOCK_READ bytes.
-        long first = rest[i] >>> 32;
-        int j = i + 1;
-        while (j < n && ((rest[j] >>> 32) - (rest[j - 1] >>> 32)) * SplitBlockBloomFilter.BYTES_PER_BLOCK <= BLOCK_GAP
-            && ((rest[j] >>> 32) - first + 1) * SplitBlockBloomFilter.BYTES_PER_BLOCK <= MAX_BLOCK_READ) {
-          j++;
-        }
-        long last = rest[j - 1] >>> 32;
-        byte[] bytes = read(start + first * SplitBlockBloomFilter.BYTES_PER_BLOCK,
-            (int) ((last - first + 1) * SplitBlockBloomFilter.BYTES_PER_BLOCK));
-        for (int k = i; k < j; k++) {
-          long block = rest[k] >>> 32;
-          long hash = hashes[(int) rest[k]];
-          if (SplitBlockBloomFilter.blockMayContain(bytes, (int) (block - first) * SplitBlockBloomFilter.BYTES_PER_BLOCK,
-              hash)) {
-            return true;
-          }
-        }
-        i = j;
-      }
-      return false;
-    }
   }
 
   // ---- reads ----

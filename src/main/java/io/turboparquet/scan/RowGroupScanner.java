@@ -10,7 +10,6 @@ import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.io.ChunkInput;
 import io.turboparquet.io.ErrorContext;
-import io.turboparquet.io.Failures;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.StoreReads;
 import io.turboparquet.page.AsyncPageReader;
@@ -22,8 +21,6 @@ import io.turboparquet.page.PrefetchBudget;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Comparator;
-import java.util.stream.IntStream;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
 
@@ -32,7 +29,8 @@ import org.apache.hadoop.fs.Path;
  * chunks fit the memory budget, they are read up front by a {@link RowGroupFetch} and each column
  * reads its pages from memory; otherwise each column has its own stream and page source (async or
  * not). Each column has its own reader; with parallel decoding the columns of a batch are decoded
- * as separate tasks on the decode pool, and every column must come back with the batch's row count.
+ * as separate tasks on the decode pool ({@link BatchDecoder}), and every column must come back
+ * with the batch's row count.
  *
  * <p>Batches are bounded in bytes per column ({@link ScanOptions.Decode#batchBytes}): flat fixed-width
  * columns by fewer rows per batch, computed once; variable-width and nested columns end a batch
@@ -52,8 +50,8 @@ final class RowGroupScanner implements AutoCloseable {
   private final List<ColumnChunkReader> readers = new ArrayList<>();
   private final List<FSDataInputStream> streams = new ArrayList<>();
   private RowGroupFetch fetch;
-  /** Reader indexes by decreasing uncompressed chunk size: the order parallel decode starts them. */
-  private final int[] largestFirst;
+  /** Decodes the batches' columns (in parallel or not). */
+  private final BatchDecoder decoder;
   /** Rows per batch: the batch size, lowered so that the widest flat fixed-width column fits the byte limit. */
   private final int batchRows;
   /** The row after the last batch's rows. */
@@ -153,10 +151,7 @@ final class RowGroupScanner implements AutoCloseable {
       close();
       throw e;
     }
-    largestFirst = IntStream.range(0, projection.size()).boxed()
-        .sorted(Comparator.comparingLong(
-            (Integer i) -> -rowGroup.column(projection.get(i).index()).totalUncompressedSize()))
-        .mapToInt(Integer::intValue).toArray();
+    decoder = new BatchDecoder(context, file, rowGroup, projection, readers);
     int widest = 0;
     for (ColumnDescriptor c : projection) {
       if (c.isFlat() && c.valueWidth() > 0) {
@@ -222,10 +217,10 @@ final class RowGroupScanner implements AutoCloseable {
       if (pending != null) {
         DecodeTask[] tasks = pending;
         pending = null;
-        columns = finish(tasks);
+        columns = decoder.finish(tasks);
       } else if (late != null) {
         columns = new ColumnBatch[readers.size()];
-        decode(columns, isFilterColumn, true, start, rows);
+        decoder.decode(columns, isFilterColumn, true, start, rows);
         int candidates = fewest(columns, start, remaining, rows);
         int first = late.firstMatch(columns, 0, candidates);
         if (first > 0 && first >= candidates / TRIM_SHARE && othersCanSkipTo(start + first)) {
@@ -245,12 +240,12 @@ final class RowGroupScanner implements AutoCloseable {
         if (candidates - end < candidates / TRIM_SHARE) {
           end = candidates; // a short tail without candidates is not worth carrying over
         }
-        decode(columns, isFilterColumn, false, start, end);
+        decoder.decode(columns, isFilterColumn, false, start, end);
         rows = fewest(columns, start, remaining, end);
         judged(rows, rows); // the rows after them are judged again with the next batch
       } else {
         columns = new ColumnBatch[readers.size()];
-        decode(columns, null, true, start, rows);
+        decoder.decode(columns, null, true, start, rows);
       }
       rows = fewest(columns, start, remaining, rows);
       for (int i = 0; i < columns.length; i++) {
@@ -337,111 +332,13 @@ final class RowGroupScanner implements AutoCloseable {
    * its columns' buffers are decoded into again.
    */
   public void decodeAhead() {
-    if (pending != null || late != null || !context.options().decode().decodeAhead() || !parallel()) {
+    if (pending != null || late != null || !context.options().decode().decodeAhead() || !decoder.parallel()) {
       return; // late materialization decides batch by batch what to decode
     }
     long start = nextStart();
     if (start >= 0) {
-      pending = submit(null, true, start, (int) Math.min(batchRows, ranges.to(rangeIndex) - start));
+      pending = decoder.submit(null, true, start, (int) Math.min(batchRows, ranges.to(rangeIndex) - start));
     }
-  }
-
-  private boolean parallel() {
-    return context.options().decode().parallelDecode() && readers.size() > 1;
-  }
-
-  /**
-   * Decodes into {@code into} the batch of the columns {@code chosen} selects ({@code chosen[i] ==
-   * wanted}; all when {@code chosen} is null): in parallel on the decode pool when it is on and
-   * more than one column is to be decoded, else on this thread.
-   */
-  private void decode(ColumnBatch[] into, boolean[] chosen, boolean wanted, long start, int rows) throws IOException {
-    int count = 0;
-    for (int i = 0; i < readers.size(); i++) {
-      count += chosen == null || chosen[i] == wanted ? 1 : 0;
-    }
-    if (parallel() && count > 1) {
-      ColumnBatch[] done = finish(submit(chosen, wanted, start, rows));
-      for (int i = 0; i < done.length; i++) {
-        if (done[i] != null) {
-          into[i] = done[i];
-        }
-      }
-      return;
-    }
-    long byteLimit = context.options().decode().batchBytes();
-    for (int i = 0; i < readers.size(); i++) {
-      if (chosen == null || chosen[i] == wanted) {
-        into[i] = readers.get(i).readBatch(start, rows, byteLimit);
-      }
-    }
-  }
-
-  /** The chosen columns' decodes of a batch, each its own task, queued on the decode pool largest column first. */
-  private DecodeTask[] submit(boolean[] chosen, boolean wanted, long start, int rows) {
-    DecodeTask[] tasks = new DecodeTask[readers.size()];
-    long byteLimit = context.options().decode().batchBytes();
-    for (int i = 0; i < readers.size(); i++) {
-      if (chosen == null || chosen[i] == wanted) {
-        ColumnChunkReader r = readers.get(i);
-        tasks[i] = new DecodeTask(() -> r.readBatch(start, rows, byteLimit));
-      }
-    }
-    for (int i : largestFirst) {
-      if (tasks[i] != null) {
-        context.decodePool().execute(tasks[i]);
-      }
-    }
-    return tasks;
-  }
-
-  /**
-   * Waits for every task of a batch, even after a failure. The calling thread runs the tasks no
-   * pool thread has started yet, from the smallest end, so it helps instead of idling. Columns
-   * without a task come back null.
-   */
-  private ColumnBatch[] finish(DecodeTask[] tasks) throws IOException {
-    for (int j = largestFirst.length - 1; j >= 0; j--) {
-      if (tasks[largestFirst[j]] != null) {
-        tasks[largestFirst[j]].run();
-      }
-    }
-    boolean interrupted = awaitAll(tasks);
-    ColumnBatch[] out = new ColumnBatch[tasks.length];
-    Throwable failure = null;
-    for (int i = 0; i < tasks.length; i++) {
-      if (tasks[i] != null) {
-        failure = failure == null ? tasks[i].failure() : failure;
-        out[i] = tasks[i].result();
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-      if (failure == null) {
-        failure = ErrorContext.of(file).inRowGroup(rowGroup.index()).interrupted("interrupted while decoding");
-      }
-    }
-    Failures.rethrow(failure);
-    return out;
-  }
-
-  /** Waits for every task to finish or be skipped; true if the thread was interrupted meanwhile. */
-  private static boolean awaitAll(DecodeTask[] tasks) {
-    boolean interrupted = false;
-    for (DecodeTask t : tasks) {
-      if (t == null) {
-        continue;
-      }
-      while (true) {
-        try {
-          t.await();
-          break;
-        } catch (InterruptedException e) {
-          interrupted = true; // still wait: the task uses buffers close() will release
-        }
-      }
-    }
-    return interrupted;
   }
 
   @Override
@@ -453,7 +350,7 @@ final class RowGroupScanner implements AutoCloseable {
           t.skip();
         }
       }
-      if (awaitAll(pending)) {
+      if (BatchDecoder.awaitAll(pending)) {
         Thread.currentThread().interrupt();
       }
       pending = null;
