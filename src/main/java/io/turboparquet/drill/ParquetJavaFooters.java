@@ -1,6 +1,5 @@
 package io.turboparquet.drill;
 
-import io.turboparquet.filter.Geospatial;
 import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.ColumnOrder;
@@ -231,9 +230,10 @@ final class ParquetJavaFooters {
   }
 
   /**
-   * Whether Drill may prune by the chunk's min and max. Not under an order parquet-java 1.15 does
-   * not know (Drill would read the bounds as type-ordered), not for FLOAT16 (Drill reads its bounds
-   * as bytes), not for GEOMETRY and GEOGRAPHY (WKB has no order; Geospatial.md), and for FLOAT and DOUBLE not where {@code nan_count} says the chunk holds NaN, or,
+   * Whether Drill may prune by the chunk's min and max. Not where {@link ColumnOrder#boundsUsable}
+   * says no (an order parquet-java 1.15 does not know, which Drill would read as type-ordered;
+   * GEOMETRY and GEOGRAPHY), not for FLOAT16 (Drill reads its bounds
+   * as bytes), and for FLOAT and DOUBLE not where {@code nan_count} says the chunk holds NaN, or,
    * under IEEE 754 total order, where the count is missing: Drill orders NaN above every number but
    * no bound counts NaN, so such a chunk would be pruned by filters its NaN rows pass
    * ({@code f > 3.5}). Chunks of writers that write no count keep their bounds, as for the
@@ -241,7 +241,7 @@ final class ParquetJavaFooters {
    */
   static boolean boundsUsable(ColumnChunkMeta c, ColumnOrder order) {
     ColumnDescriptor column = c.column();
-    if (!order.boundsUsable(column) || "FLOAT16".equals(column.logicalType()) || Geospatial.isGeospatial(column)) {
+    if (!order.boundsUsable(column) || "FLOAT16".equals(column.logicalType())) {
       return false;
     }
     if (column.physicalType() != PhysicalType.FLOAT && column.physicalType() != PhysicalType.DOUBLE) {

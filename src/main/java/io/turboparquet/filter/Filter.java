@@ -75,7 +75,7 @@ public final class Filter {
     }
     columns.put(column.index(), column);
     if (p instanceof Predicate.Intersects g) {
-      if (!Geospatial.isGeospatial(column)) {
+      if (!column.isGeospatial()) {
         throw new IllegalArgumentException("filter: INTERSECTS wants a GEOMETRY or GEOGRAPHY column; " + name
             + " is " + column.physicalType() + (column.logicalType() == null ? "" : " " + column.logicalType()));
       }

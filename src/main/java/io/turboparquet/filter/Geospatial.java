@@ -17,11 +17,6 @@ public final class Geospatial {
 
   private Geospatial() {}
 
-  public static boolean isGeospatial(ColumnDescriptor column) {
-    String logical = column.logicalType();
-    return logical != null && (logical.startsWith("GEOMETRY") || logical.startsWith("GEOGRAPHY"));
-  }
-
   /** Whether values inside {@code box} (a chunk's) may have a point in {@code query}'s box. */
   public static boolean mayIntersect(Predicate.Intersects query, BoundingBox box, ColumnDescriptor column) {
     double margin = column.logicalType().startsWith("GEOGRAPHY") ? GEOGRAPHY_MARGIN : 0;

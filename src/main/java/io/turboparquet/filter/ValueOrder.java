@@ -63,7 +63,7 @@ public abstract class ValueOrder {
   public static ValueOrder of(ColumnDescriptor column) {
     String logical = column.logicalType() == null ? "" : column.logicalType();
     if (logical.startsWith("UINT") || logical.startsWith("INTEGER(") && logical.endsWith("false)")
-        || logical.equals("FLOAT16") || Geospatial.isGeospatial(column)) { // WKB has no order (Geospatial.md)
+        || logical.equals("FLOAT16") || column.isGeospatial()) { // WKB has no order (Geospatial.md)
       return null;
     }
     return forValues(column);

@@ -45,4 +45,9 @@ public record ColumnDescriptor(
   public boolean isRequired() {
     return maxDefinitionLevel == 0;
   }
+
+  /** GEOMETRY or GEOGRAPHY: WKB values, ordered by nothing (Geospatial.md). */
+  public boolean isGeospatial() {
+    return logicalType != null && (logicalType.startsWith("GEOMETRY") || logicalType.startsWith("GEOGRAPHY"));
+  }
 }

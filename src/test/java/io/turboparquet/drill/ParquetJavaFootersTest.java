@@ -161,7 +161,7 @@ class ParquetJavaFootersTest {
         if (!ParquetJavaFooters.boundsUsable(oc, ours.columnOrder(oc.column()))) {
           assertTrue(oc.column().physicalType() == PhysicalType.FLOAT || oc.column().physicalType() == PhysicalType.DOUBLE
               || "FLOAT16".equals(oc.column().logicalType())
-              || io.turboparquet.filter.Geospatial.isGeospatial(oc.column()), chunk + ": bounds withheld");
+              || oc.column().isGeospatial(), chunk + ": bounds withheld");
           assertFalse(as.hasNonNullValue(), chunk);
           assertEquals(es.isNumNullsSet(), as.isNumNullsSet(), chunk);
           assertEquals(es.getNumNulls(), as.getNumNulls(), chunk);

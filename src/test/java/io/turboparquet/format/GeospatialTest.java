@@ -58,8 +58,7 @@ public class GeospatialTest {
 
   /** The geometry column: the one annotated GEOMETRY or GEOGRAPHY. */
   static ColumnDescriptor geoColumn(FileMetadata meta) {
-    return meta.schema().columns().stream().filter(c -> c.logicalType() != null
-        && (c.logicalType().startsWith("GEOMETRY") || c.logicalType().startsWith("GEOGRAPHY"))).findFirst()
+    return meta.schema().columns().stream().filter(ColumnDescriptor::isGeospatial).findFirst()
         .orElseThrow(() -> new AssertionError(meta.file() + " has no geospatial column"));
   }
 
@@ -230,10 +229,7 @@ public class GeospatialTest {
       FileMetadata meta = footer(file);
       ColumnDescriptor geo = geoColumn(meta);
       List<byte[]> values = values(file, geo.dottedPath());
-      long[] groupStart = new long[meta.rowGroups().size()];
-      for (int g = 1; g < groupStart.length; g++) {
-        groupStart[g] = groupStart[g - 1] + meta.rowGroups().get(g - 1).numRows();
-      }
+      long[] groupStart = groupStarts(meta);
       for (int b = 0; b < 40; b++) {
         double w = b % 4 == 0 ? 2 + random.nextDouble() * 20 : 20 + random.nextDouble() * 100;
         double h = 2 + random.nextDouble() * 40;
@@ -274,14 +270,20 @@ public class GeospatialTest {
     assertTrue(pruned > 2 * kept, "row groups pruned " + pruned + ", read " + kept);
   }
 
+  /** Each row group's first row in the file. */
+  static long[] groupStarts(FileMetadata meta) {
+    long[] out = new long[meta.rowGroups().size()];
+    for (int g = 1; g < out.length; g++) {
+      out[g] = out[g - 1] + meta.rowGroups().get(g - 1).numRows();
+    }
+    return out;
+  }
+
   /** The rows (file positions) a scan with {@code filter} returns. */
   static java.util.Set<Long> scanRows(Path file, FileMetadata meta, ColumnDescriptor column, Predicate filter,
       ScanMetrics metrics) throws IOException {
     java.util.Set<Long> out = new java.util.HashSet<>();
-    long[] groupStart = new long[meta.rowGroups().size()];
-    for (int g = 1; g < groupStart.length; g++) {
-      groupStart[g] = groupStart[g - 1] + meta.rowGroups().get(g - 1).numRows();
-    }
+    long[] groupStart = groupStarts(meta);
     ScanOptions options = ScanOptions.defaults();
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toUri());
     try (ScanPools pools = ScanPools.forOptions(options)) {

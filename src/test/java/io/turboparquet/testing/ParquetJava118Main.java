@@ -93,30 +93,9 @@ public final class ParquetJava118Main {
 
   static long count(Path file, String filter) throws Exception {
     String[] p = filter.split(" ");
-    FilterPredicate predicate;
-    if (p[0].equals("f")) {
-      Operators.FloatColumn c = FilterApi.floatColumn("f");
-      float v = Float.parseFloat(p[2]);
-      predicate = switch (p[1]) {
-        case "=" -> FilterApi.eq(c, v);
-        case "<>" -> FilterApi.notEq(c, v);
-        case "<" -> FilterApi.lt(c, v);
-        case "<=" -> FilterApi.ltEq(c, v);
-        case ">" -> FilterApi.gt(c, v);
-        default -> FilterApi.gtEq(c, v);
-      };
-    } else {
-      Operators.DoubleColumn c = FilterApi.doubleColumn(p[0]);
-      double v = Double.parseDouble(p[2]);
-      predicate = switch (p[1]) {
-        case "=" -> FilterApi.eq(c, v);
-        case "<>" -> FilterApi.notEq(c, v);
-        case "<" -> FilterApi.lt(c, v);
-        case "<=" -> FilterApi.ltEq(c, v);
-        case ">" -> FilterApi.gt(c, v);
-        default -> FilterApi.gtEq(c, v);
-      };
-    }
+    FilterPredicate predicate = p[0].equals("f")
+        ? compare(FilterApi.floatColumn(p[0]), Float.parseFloat(p[2]), p[1])
+        : compare(FilterApi.doubleColumn(p[0]), Double.parseDouble(p[2]), p[1]);
     long n = 0;
     try (ParquetReader<Group> r = ParquetReader.builder(new GroupReadSupport(), new org.apache.hadoop.fs.Path(
         file.toUri())).withConf(new Configuration()).withFilter(FilterCompat.get(predicate)).build()) {
@@ -125,5 +104,17 @@ public final class ParquetJava118Main {
       }
     }
     return n;
+  }
+
+  private static <T extends Comparable<T>, C extends Operators.Column<T> & Operators.SupportsLtGt> FilterPredicate
+      compare(C column, T value, String op) {
+    return switch (op) {
+      case "=" -> FilterApi.eq(column, value);
+      case "<>" -> FilterApi.notEq(column, value);
+      case "<" -> FilterApi.lt(column, value);
+      case "<=" -> FilterApi.ltEq(column, value);
+      case ">" -> FilterApi.gt(column, value);
+      default -> FilterApi.gtEq(column, value);
+    };
   }
 }
