@@ -1,16 +1,20 @@
 package io.turboparquet.drill;
 
+import io.turboparquet.decode.HalfFloat;
 import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.PhysicalType;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.SchemaNode;
 import java.io.IOException;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.drill.common.expression.SchemaPath;
@@ -47,10 +51,13 @@ import org.apache.parquet.schema.Type;
 record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
     Map<ColumnTypeMetadata_v4.Key, ColumnTypeMetadata_v4> types) {
 
-  /** Every column's statistics, as planning collects them. */
-  static DrillFileMetadata of(FileMetadata footer, FileStatus status, FileSystem fs, ParquetReaderConfig config)
-      throws IOException {
-    return new Builder(footer, config, null).build(status, fs);
+  /**
+   * Every column's statistics, as planning collects them, each column typed as turbo-parquet reads
+   * it ({@link Planned}; with {@code builtInTypes}, as the built-in reader does).
+   */
+  static DrillFileMetadata of(FileMetadata footer, FileStatus status, FileSystem fs, ParquetReaderConfig config,
+      boolean builtInTypes) throws IOException {
+    return new Builder(footer, config, null, builtInTypes).build(status, fs);
   }
 
   /**
@@ -58,13 +65,77 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
    * with a column set, as its run-time pruning asks), without host affinity when {@code fs} is null.
    */
   static DrillFileMetadata of(FileMetadata footer, FileStatus status, FileSystem fs, ParquetReaderConfig config,
-      Set<SchemaPath> interesting) throws IOException {
-    return new Builder(footer, config, interesting).build(status, fs);
+      boolean builtInTypes, Set<SchemaPath> interesting) throws IOException {
+    return new Builder(footer, config, interesting, builtInTypes).build(status, fs);
   }
 
-  /** What Drill's collector knows of one leaf: its name, types, levels and whether it is collected. */
+  /**
+   * What Drill's collector knows of one leaf: its name, types (as planned), levels and whether it is
+   * collected; and how its stored bounds become the planned type's.
+   */
   private record Leaf(String[] name, PrimitiveTypeName primitive, ColumnTypeMetadata_v4.Key key,
-      ColumnTypeMetadata_v4 type, boolean interesting, SignedOrder order, boolean typeDefinedOrder) {}
+      ColumnTypeMetadata_v4 type, boolean interesting, SignedOrder order, boolean typeDefinedOrder, Planned planned) {}
+
+  /**
+   * The types Drill plans with where turbo-parquet reads a column as another type than the built-in
+   * reader ({@link DrillColumn}): Drill's planner types each column from this metadata
+   * ({@code ParquetReaderUtility.getMinorType}) and cannot compare, cast or prune the UINT2/UINT4/UINT8
+   * it would make of unsigned integers, nor the VARBINARY of FLOAT16. Flat top-level columns only,
+   * as {@link DrillColumn} reads them; every other column is planned as stored.
+   */
+  enum Planned {
+    AS_STORED(null, null, 0),
+    /** UINT_8, UINT_16: INT, the bounds' bits as they are (values below 2^16). */
+    SMALL_UNSIGNED_AS_INT(PrimitiveTypeName.INT32, null, 0),
+    /** UINT_32: BIGINT, bounds zero-extended. */
+    UINT32_AS_BIGINT(PrimitiveTypeName.INT64, null, 0),
+    /** UINT_64: VARDECIMAL(20,0), bounds as the big-endian two's complement bytes of the unsigned value. */
+    UINT64_AS_DECIMAL(PrimitiveTypeName.BINARY, OriginalType.DECIMAL, 20),
+    /** FLOAT16: FLOAT4, bounds widened exactly. */
+    FLOAT16_AS_FLOAT(PrimitiveTypeName.FLOAT, null, 0);
+
+    final PrimitiveTypeName primitive;
+    final OriginalType original;
+    final int precision;
+
+    Planned(PrimitiveTypeName primitive, OriginalType original, int precision) {
+      this.primitive = primitive;
+      this.original = original;
+      this.precision = precision;
+    }
+
+    static Planned of(ColumnDescriptor c, boolean builtInTypes) {
+      if (builtInTypes || !c.isFlat() || c.path().size() > 1) {
+        return AS_STORED;
+      }
+      if (c.isFloat16()) {
+        return FLOAT16_AS_FLOAT;
+      }
+      String logical = c.logicalType() == null ? "" : c.logicalType().toUpperCase(Locale.ROOT);
+      return switch (logical) {
+        case "UINT_8", "UINT_16", "INTEGER(8,FALSE)", "INTEGER(16,FALSE)" ->
+            c.physicalType() == PhysicalType.INT32 ? SMALL_UNSIGNED_AS_INT : AS_STORED;
+        case "UINT_32", "INTEGER(32,FALSE)" -> c.physicalType() == PhysicalType.INT32 ? UINT32_AS_BIGINT : AS_STORED;
+        case "UINT_64", "INTEGER(64,FALSE)" -> c.physicalType() == PhysicalType.INT64 ? UINT64_AS_DECIMAL : AS_STORED;
+        default -> AS_STORED;
+      };
+    }
+
+    /** The stored bounds ({@code min}, {@code max}: statistics bytes) as the planned type's values, or null. */
+    Object[] bounds(byte[] min, byte[] max) {
+      return switch (this) {
+        case SMALL_UNSIGNED_AS_INT -> new Object[] {int32(min), int32(max)};
+        case UINT32_AS_BIGINT -> new Object[] {int32(min) & 0xFFFF_FFFFL, int32(max) & 0xFFFF_FFFFL};
+        case UINT64_AS_DECIMAL -> new Object[] {unsigned64(min), unsigned64(max)};
+        case FLOAT16_AS_FLOAT -> floats(HalfFloat.toFloat(int16(min)), HalfFloat.toFloat(int16(max)));
+        case AS_STORED -> throw new IllegalStateException("stored bounds are Drill's own");
+      };
+    }
+
+    private static Binary unsigned64(byte[] b) {
+      return Binary.fromConstantByteArray(new BigInteger(Long.toUnsignedString(int64(b))).toByteArray());
+    }
+  }
 
   /** parquet-java's sort order of a column's type, which decides whether deprecated min/max are usable. */
   private enum SignedOrder { SIGNED, UNSIGNED, UNKNOWN }
@@ -76,13 +147,15 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
     private final Leaf[] leaves;
     /** Whether a leaf's chunks are collected at all (Drill's skipNonInteresting). */
     private final boolean skipNonInteresting;
+    private final boolean builtInTypes;
     private DateCorruptionStatus dates;
 
-    Builder(FileMetadata footer, ParquetReaderConfig config, Set<SchemaPath> interesting) {
+    Builder(FileMetadata footer, ParquetReaderConfig config, Set<SchemaPath> interesting, boolean builtInTypes) {
       this.footer = footer;
       this.config = config;
       this.interesting = interesting;
       this.skipNonInteresting = interesting != null;
+      this.builtInTypes = builtInTypes;
       this.leaves = leaves();
     }
 
@@ -181,7 +254,8 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
      */
     private Object[] bounds(Leaf leaf, ColumnChunkMeta c) {
       ColumnStatistics s = c.statistics();
-      if (s == null || !ParquetJavaFooters.boundsUsable(c, footer.columnOrder(c.column()))) {
+      if (s == null || !ParquetJavaFooters.boundsUsable(c, footer.columnOrder(c.column()))
+          || c.column().isFloat16() && leaf.planned() == Planned.AS_STORED) { // Drill would read them as bytes
         return null;
       }
       byte[] min;
@@ -198,12 +272,17 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
         if (min == null || max == null) {
           return null;
         }
-        SignedOrder order = config.enableStringsSignedMinMax() && leaf.primitive() == PrimitiveTypeName.BINARY
-            && stringLike(leaf.type().originalType, c.column().logicalType()) ? SignedOrder.SIGNED : leaf.order();
-        if (CorruptStatistics.shouldIgnoreStatistics(footer.createdBy(), leaf.primitive())
+        PrimitiveTypeName stored = primitive(c.column());
+        SignedOrder order = config.enableStringsSignedMinMax() && stored == PrimitiveTypeName.BINARY
+            && stringLike(originalType(c.column().logicalType()), c.column().logicalType()) ? SignedOrder.SIGNED
+            : leaf.order();
+        if (CorruptStatistics.shouldIgnoreStatistics(footer.createdBy(), stored)
             || order != SignedOrder.SIGNED && !Arrays.equals(min, max)) {
           return null;
         }
+      }
+      if (leaf.planned() != Planned.AS_STORED) {
+        return leaf.planned().bounds(min, max);
       }
       return switch (leaf.primitive()) {
         case BOOLEAN -> new Object[] {(min[0] & 0xff) != 0, (max[0] & 0xff) != 0};
@@ -221,7 +300,7 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
       Leaf[] out = new Leaf[columns.size()];
       // Drill's collector looks types up by path, the last leaf of a path (names ignore case) winning.
       Map<SchemaPath, Leaf> byPath = new HashMap<>();
-      walk(footer.schema().root(), new ArrayList<>(), new ArrayList<>(), out);
+      walk(footer.schema().root(), new ArrayList<>(), new ArrayList<>(), builtInTypes, out);
       for (Leaf leaf : out) {
         byPath.put(SchemaPath.getCompoundPath(leaf.name()), leaf);
       }
@@ -245,31 +324,32 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
             .repetition(typed.type().repetition)
             .build();
         out[i] = new Leaf(own.name(), own.primitive(), new ColumnTypeMetadata_v4.Key(own.name()), type, collected,
-            own.order(), own.typeDefinedOrder());
+            own.order(), own.typeDefinedOrder(), own.planned());
       }
       return out;
     }
 
     /** Each leaf's own types and levels, with the annotations of the groups above it (Drill's ColTypeInfo). */
-    private static void walk(SchemaNode node, List<String> path, List<OriginalType> parents, Leaf[] out) {
+    private static void walk(SchemaNode node, List<String> path, List<OriginalType> parents, boolean builtInTypes,
+        Leaf[] out) {
       for (SchemaNode child : node.children()) {
         path.add(child.name());
         if (child.isLeaf()) {
-          out[child.column().index()] = leaf(child, path, parents);
+          out[child.column().index()] = leaf(child, path, parents, builtInTypes);
         } else {
           OriginalType original = originalType(child.logicalType());
           if (original == OriginalType.MAP && !logicalMap(child) || original == OriginalType.LIST && !logicalList(child)) {
             original = null;
           }
           parents.add(original);
-          walk(child, path, parents, out);
+          walk(child, path, parents, builtInTypes, out);
           parents.remove(parents.size() - 1);
         }
         path.remove(path.size() - 1);
       }
     }
 
-    private static Leaf leaf(SchemaNode node, List<String> path, List<OriginalType> parents) {
+    private static Leaf leaf(SchemaNode node, List<String> path, List<OriginalType> parents, boolean builtInTypes) {
       ColumnDescriptor c = node.column();
       String annotation = c.logicalType();
       OriginalType original = originalType(annotation);
@@ -280,11 +360,18 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
         precision = Integer.parseInt(args[0]);
         scale = Integer.parseInt(args[1]);
       }
+      Planned planned = Planned.of(c, builtInTypes);
+      PrimitiveTypeName primitive = primitive(c);
+      SignedOrder order = sortOrder(primitive, annotation); // of the stored type: which stored bounds are usable
+      if (planned != Planned.AS_STORED) {
+        primitive = planned.primitive;
+        original = planned.original;
+        precision = planned.precision;
+      }
       // A leaf two levels under a LIST is an array element (ParquetReaderUtility.isLogicalListType's shape).
       int list = parents.size() - 2;
       Type.Repetition repetition = list >= 0 && parents.get(list) == OriginalType.LIST ? Type.Repetition.REPEATED
           : Type.Repetition.valueOf(node.repetition().name());
-      PrimitiveTypeName primitive = primitive(c);
       ColumnTypeMetadata_v4 type = new ColumnTypeMetadata_v4.Builder()
           .name(path.toArray(new String[0]))
           .primitiveType(primitive)
@@ -298,7 +385,7 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
           .build();
       // parquet-java's default column order: undefined for INT96 and INTERVAL, else type-defined.
       boolean typeDefined = primitive != PrimitiveTypeName.INT96 && original != OriginalType.INTERVAL;
-      return new Leaf(type.name, primitive, null, type, true, sortOrder(primitive, annotation), typeDefined);
+      return new Leaf(type.name, primitive, null, type, true, order, typeDefined, planned);
     }
 
     /** {@code ParquetReaderUtility.isLogicalListType}: one repeated, unannotated group child of one field. */
@@ -444,6 +531,10 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
       return null;
     }
     return new Object[] {Double.compare(min, 0.0) == 0 ? -0.0 : min, Double.compare(max, -0.0) == 0 ? 0.0 : max};
+  }
+
+  private static short int16(byte[] b) {
+    return (short) ((b[1] & 0xff) << 8 | b[0] & 0xff);
   }
 
   /** Little-endian, as parquet-java's BytesUtils (which fails on fewer than 4 bytes too). */

@@ -72,7 +72,8 @@ import org.apache.drill.exec.store.parquet.ParquetReaderUtility.DateCorruptionSt
  *     {@code castINT(5)}) when the cast changes nothing or is one of the above.
  * </ul>
  * Left out: columns under a group or a repeated field, columns the core does not order
- * ({@link ValueOrder#of} null: INT96, unsigned, INTERVAL, FLOAT16), TIME in microseconds, columns
+ * ({@link ValueOrder#of} null: INT96, INTERVAL, GEOMETRY, GEOGRAPHY), unsigned integers and FLOAT16
+ * under the built-in reader's typing (UINT4, UINT8, VARBINARY), TIME in microseconds, columns
  * the file lacks, Drill's implicit and partition columns ({@code filename}, {@code dir0}, ...,
  * which hide a file's column of the name), a column inside any function or cast, NOT, LIKE and every
  * other function, and other pairs of column and literal types (a string against a number, a number
@@ -117,7 +118,7 @@ final class DrillPredicates {
       return new Reading(options.getBoolean(ExecConstants.PARQUET_READER_TIMESTAMP_MICROS_AS_INT64),
           options.getBoolean(ExecConstants.PARQUET_READER_TIME_MICROS_AS_INT64),
           options.getBoolean(ExecConstants.PARQUET_READER_INT96_AS_TIMESTAMP),
-          Boolean.TRUE.equals(config.getBuiltInTypes()),
+          config.readsBuiltInTypes(),
           name -> names.contains(name) || ColumnExplorer.isPartitionColumn(partition, name),
           DateCorruptionStatus.META_SHOWS_NO_CORRUPTION);
     }

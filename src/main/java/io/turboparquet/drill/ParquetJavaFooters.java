@@ -116,7 +116,7 @@ final class ParquetJavaFooters {
             || rootColumns.contains(c.column().path().get(0)))) {
           int leaf = c.column().index();
           block.addColumn(chunk(c, paths[leaf], leaves.get(leaf).getPrimitiveType(), footer.createdBy(), converter,
-              encodings, boundsUsable(c, footer.columnOrder(c.column()))));
+              encodings, boundsUsable(c, footer.columnOrder(c.column())) && !c.column().isFloat16())); // Drill: bytes
         }
       }
       blocks.add(block);
@@ -232,23 +232,23 @@ final class ParquetJavaFooters {
   /**
    * Whether Drill may prune by the chunk's min and max. Not where {@link ColumnOrder#boundsUsable}
    * says no (an order parquet-java 1.15 does not know, which Drill would read as type-ordered;
-   * GEOMETRY and GEOGRAPHY), not for FLOAT16 (Drill reads its bounds
-   * as bytes), and for FLOAT and DOUBLE not where {@code nan_count} says the chunk holds NaN, or,
-   * under IEEE 754 total order, where the count is missing: Drill orders NaN above every number but
-   * no bound counts NaN, so such a chunk would be pruned by filters its NaN rows pass
-   * ({@code f > 3.5}). Chunks of writers that write no count keep their bounds, as for the
-   * built-in reader. The one rule for both forms of the footer Drill gets ({@link DrillFileMetadata}'s too).
+   * GEOMETRY and GEOGRAPHY), and for FLOAT, DOUBLE and FLOAT16 not where {@code nan_count} says the
+   * chunk holds NaN, or, under IEEE 754 total order, where the count is missing: Drill orders NaN
+   * above every number but no bound counts NaN, so such a chunk would be pruned by filters its NaN
+   * rows pass ({@code f > 3.5}). FLOAT and DOUBLE chunks of writers that write no count keep their
+   * bounds, as for the built-in reader; FLOAT16 ones do not (no writer's NaN rule is known for them).
+   * The one rule for both forms of the footer Drill gets ({@link DrillFileMetadata}'s too).
    */
   static boolean boundsUsable(ColumnChunkMeta c, ColumnOrder order) {
     ColumnDescriptor column = c.column();
-    if (!order.boundsUsable(column) || "FLOAT16".equals(column.logicalType())) {
+    if (!order.boundsUsable(column)) {
       return false;
     }
-    if (column.physicalType() != PhysicalType.FLOAT && column.physicalType() != PhysicalType.DOUBLE) {
+    if (!column.isFloating()) {
       return true;
     }
     long nan = c.statistics() == null ? -1 : c.statistics().nanCount();
-    return nan == 0 || nan < 0 && order == ColumnOrder.TYPE_DEFINED;
+    return nan == 0 || nan < 0 && order == ColumnOrder.TYPE_DEFINED && !column.isFloat16();
   }
 
   /** The Thrift statistics of {@code s}; its bounds only if {@code bounds}. */

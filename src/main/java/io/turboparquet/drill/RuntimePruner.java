@@ -16,7 +16,6 @@ import org.apache.drill.exec.ops.ExecutorFragmentContext;
 import org.apache.drill.exec.physical.base.AbstractGroupScanWithMetadata;
 import org.apache.drill.exec.record.metadata.TupleMetadata;
 import org.apache.drill.exec.record.metadata.TupleSchema;
-import org.apache.drill.exec.store.parquet.AbstractParquetRowGroupScan;
 import org.apache.drill.exec.store.parquet.FilterEvaluatorUtils;
 import org.apache.drill.exec.store.parquet.ParquetTableMetadataUtils;
 import org.apache.drill.exec.store.parquet.RowGroupReadEntry;
@@ -43,7 +42,7 @@ final class RuntimePruner {
   private static final Logger logger = LoggerFactory.getLogger(RuntimePruner.class);
 
   private final ExecutorFragmentContext context;
-  private final AbstractParquetRowGroupScan scan;
+  private final TurboParquetRowGroupScan scan;
   private final LogicalExpression filter;
   private final Set<SchemaPath> pathsInFilter;
   private final Set<SchemaPath> columnsInFilter;
@@ -52,7 +51,7 @@ final class RuntimePruner {
   private Metadata_V4.ParquetTableMetadata_v4 table;
   private Metadata_V4.ParquetFileAndRowCountMetadata file;
 
-  private RuntimePruner(ExecutorFragmentContext context, AbstractParquetRowGroupScan scan,
+  private RuntimePruner(ExecutorFragmentContext context, TurboParquetRowGroupScan scan,
       Set<SchemaPath> pathsInFilter, Set<SchemaPath> columnsInFilter) {
     this.context = context;
     this.scan = scan;
@@ -62,7 +61,7 @@ final class RuntimePruner {
   }
 
   /** A pruner for the scan's filter; null when there is none, it is TRUE, or it names no column. */
-  static RuntimePruner of(ExecutorFragmentContext context, AbstractParquetRowGroupScan scan) {
+  static RuntimePruner of(ExecutorFragmentContext context, TurboParquetRowGroupScan scan) {
     LogicalExpression filter = scan.getFilter();
     if (filter == null || filter instanceof ValueExpressions.BooleanExpression b && b.getBoolean()) {
       return null;
@@ -86,7 +85,8 @@ final class RuntimePruner {
     try {
       if (!rowGroup.getPath().equals(lastPath)) {
         // Only the filter's columns, without host affinity (as Drill's asks, but for that).
-        DrillFileMetadata m = DrillFileMetadata.of(metadata, status, null, scan.getReaderConfig(), columnsInFilter);
+        DrillFileMetadata m = DrillFileMetadata.of(metadata, status, null, scan.getReaderConfig(),
+            scan.getFormatConfig().readsBuiltInTypes(), columnsInFilter);
         table = new Metadata_V4.ParquetTableMetadata_v4();
         table.getColumnTypeInfoMap().putAll(m.types());
         file = m.file();

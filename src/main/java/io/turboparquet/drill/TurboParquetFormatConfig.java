@@ -192,6 +192,11 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
     return builtInTypes;
   }
 
+  /** Whether columns are typed as the built-in reader types them (default false). */
+  boolean readsBuiltInTypes() {
+    return Boolean.TRUE.equals(builtInTypes);
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof TurboParquetFormatConfig that

@@ -223,7 +223,8 @@ public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
   @Override
   protected ParquetTableMetadataProviderBuilder<?> defaultTableMetadataProviderBuilder(
       MetadataProviderManager source) {
-    return new TurboParquetMetadataProvider.Builder(source, FooterCache.of(formatPlugin.getContext()));
+    return new TurboParquetMetadataProvider.Builder(source, FooterCache.of(formatPlugin.getContext()),
+        formatPlugin.getConfig().readsBuiltInTypes());
   }
 
   @Override

@@ -47,6 +47,8 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
 
   private final DrillFileSystem fs;
   private final FooterCache footers;
+  /** Whether columns are planned as the built-in reader types them ({@link DrillFileMetadata.Planned}). */
+  private final boolean builtInTypes;
   private final Path selectionRoot;
   private Multimap<Path, RowGroupMetadata> rowGroups;
   /** The row groups of the provider this one reuses, when Drill's rule lets it reuse them. */
@@ -56,6 +58,7 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
     super(builder);
     this.fs = builder.fs;
     this.footers = builder.footers;
+    this.builtInTypes = builder.builtInTypes;
     BaseParquetMetadataProvider source =
         (BaseParquetMetadataProvider) builder.metadataProviderManager().getTableMetadataProvider();
     if (builder.entries() != null) {
@@ -186,8 +189,8 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
     protected Metadata_V4.ParquetFileAndRowCountMetadata runInner() throws Exception {
       DrillFileMetadata metadata;
       try {
-        metadata = footers.derived(processUserFs, file, readerConfig,
-            footer -> DrillFileMetadata.of(footer, file, processUserFs, readerConfig));
+        metadata = footers.derived(processUserFs, file, List.of(readerConfig, builtInTypes),
+            footer -> DrillFileMetadata.of(footer, file, processUserFs, readerConfig, builtInTypes));
       } catch (IOException | RuntimeException e) {
         throw FooterCache.unreadable(file.getPath(), e);
       }
@@ -209,13 +212,15 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
   static final class Builder extends BaseParquetMetadataProvider.Builder<Builder>
       implements ParquetTableMetadataProviderBuilder<Builder> {
     private final FooterCache footers;
+    private final boolean builtInTypes;
     private final ParquetTableMetadataProviderImpl.Builder drills;
     private DrillFileSystem fs;
     private Path cacheFileRoot;
 
-    Builder(MetadataProviderManager source, FooterCache footers) {
+    Builder(MetadataProviderManager source, FooterCache footers, boolean builtInTypes) {
       super(source);
       this.footers = footers;
+      this.builtInTypes = builtInTypes;
       this.drills = new ParquetTableMetadataProviderImpl.Builder(source);
     }
 

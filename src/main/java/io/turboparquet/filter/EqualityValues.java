@@ -1,5 +1,6 @@
 package io.turboparquet.filter;
 
+import io.turboparquet.decode.HalfFloat;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.PhysicalType;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ public final class EqualityValues {
           return null;
         }
         if (f.isStoredValue()) {
-          floating(type, f.value(), out);
+          floating(f, out);
         }
       } else if (stored instanceof ValueOrder.IntegerLiteral i) {
         if (i.isStoredValue()) {
@@ -67,17 +68,28 @@ public final class EqualityValues {
   }
 
   /** A double that a value of the column's type equals ({@link ValueOrder.FloatingLiteral#isStoredValue}), and for a zero the other zero. */
-  private static void floating(PhysicalType type, double d, List<byte[]> out) {
-    if (type == PhysicalType.FLOAT) {
-      float f = (float) d;
-      out.add(littleEndian(Float.floatToRawIntBits(f), 4));
-      if (f == 0) {
-        out.add(littleEndian(Float.floatToRawIntBits(-f), 4));
+  private static void floating(ValueOrder.FloatingLiteral f, List<byte[]> out) {
+    double d = f.value();
+    switch (f.width()) {
+      case 2 -> {
+        short h = HalfFloat.nearest(d);
+        out.add(littleEndian(h, 2));
+        if (d == 0) {
+          out.add(littleEndian(h ^ 0x8000, 2));
+        }
       }
-    } else {
-      out.add(littleEndian(Double.doubleToRawLongBits(d), 8));
-      if (d == 0) {
-        out.add(littleEndian(Double.doubleToRawLongBits(-d), 8));
+      case 4 -> {
+        float x = (float) d;
+        out.add(littleEndian(Float.floatToRawIntBits(x), 4));
+        if (x == 0) {
+          out.add(littleEndian(Float.floatToRawIntBits(-x), 4));
+        }
+      }
+      default -> {
+        out.add(littleEndian(Double.doubleToRawLongBits(d), 8));
+        if (d == 0) {
+          out.add(littleEndian(Double.doubleToRawLongBits(-d), 8));
+        }
       }
     }
   }

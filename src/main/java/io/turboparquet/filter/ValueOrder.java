@@ -56,17 +56,11 @@ public abstract class ValueOrder {
 
   /**
    * The order of {@code column} as filters use it, or null when page statistics, dictionaries and
-   * rows are not judged by it: INT96, INTERVAL, GEOMETRY and GEOGRAPHY (no order), columns under a
-   * repeated field, and for now unsigned integers and FLOAT16, whose order {@link #forValues} knows but which no filter
-   * has used yet (using them changes what is pruned and what the Drill plugin pushes down).
+   * rows are not judged by it: INT96, INTERVAL, GEOMETRY and GEOGRAPHY (no order: WKB, Geospatial.md),
+   * and columns under a repeated field.
    */
   public static ValueOrder of(ColumnDescriptor column) {
-    String logical = column.logicalType() == null ? "" : column.logicalType();
-    if (logical.startsWith("UINT") || logical.startsWith("INTEGER(") && logical.endsWith("false)")
-        || logical.equals("FLOAT16") || column.isGeospatial()) { // WKB has no order (Geospatial.md)
-      return null;
-    }
-    return forValues(column);
+    return column.isGeospatial() ? null : forValues(column);
   }
 
   /**
@@ -79,8 +73,7 @@ public abstract class ValueOrder {
       return null;
     }
     if (logical.equals("FLOAT16")) {
-      return column.physicalType() == PhysicalType.FIXED_LEN_BYTE_ARRAY && column.typeLength() == 2
-          ? new Floating(column, 2) : null;
+      return column.isFloat16() ? new Floating(column, 2) : null;
     }
     boolean decimal = logical.startsWith("DECIMAL(");
     int scale = decimal ? decimalPart(logical, 1) : 0;

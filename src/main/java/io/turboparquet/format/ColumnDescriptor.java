@@ -46,6 +46,16 @@ public record ColumnDescriptor(
     return maxDefinitionLevel == 0;
   }
 
+  /** FLOAT16 (two bytes, IEEE 754 half precision): floating point, as FLOAT and DOUBLE. */
+  public boolean isFloat16() {
+    return "FLOAT16".equals(logicalType) && physicalType == PhysicalType.FIXED_LEN_BYTE_ARRAY && typeLength == 2;
+  }
+
+  /** FLOAT, DOUBLE or FLOAT16: values that may be NaN, whose statistics may carry {@code nan_count}. */
+  public boolean isFloating() {
+    return physicalType == PhysicalType.FLOAT || physicalType == PhysicalType.DOUBLE || isFloat16();
+  }
+
   /** GEOMETRY or GEOGRAPHY: WKB values, ordered by nothing (Geospatial.md). */
   public boolean isGeospatial() {
     return logicalType != null && (logicalType.startsWith("GEOMETRY") || logicalType.startsWith("GEOGRAPHY"));

@@ -20,13 +20,12 @@ public enum ColumnOrder {
 
   /**
    * Whether {@code column}'s bounds written in this order read as bounds in its type's own order,
-   * NaN bounds aside: true for the type-defined order, and for IEEE 754 total order on FLOAT and
-   * DOUBLE (its non-NaN bounds order numerically, -0.0 below +0.0, which a numeric comparison
+   * NaN bounds aside: true for the type-defined order, and for IEEE 754 total order on FLOAT,
+   * DOUBLE and FLOAT16 (its non-NaN bounds order numerically, -0.0 below +0.0, which a numeric comparison
    * only widens). Statistics under any other order are not used, nor any of GEOMETRY and GEOGRAPHY
    * columns, whose WKB values have no order whatever the footer declares.
    */
   public boolean boundsUsable(ColumnDescriptor column) {
-    return !column.isGeospatial() && (this == TYPE_DEFINED || this == IEEE_754_TOTAL
-        && (column.physicalType() == PhysicalType.FLOAT || column.physicalType() == PhysicalType.DOUBLE));
+    return !column.isGeospatial() && (this == TYPE_DEFINED || this == IEEE_754_TOTAL && column.isFloating());
   }
 }

@@ -1,6 +1,7 @@
 package io.turboparquet.scan;
 
 import io.netty.buffer.ByteBuf;
+import io.turboparquet.decode.HalfFloat;
 import io.turboparquet.decode.ValueSink;
 import io.turboparquet.filter.Filter;
 import io.turboparquet.filter.Predicate.Op;
@@ -278,16 +279,15 @@ final class BatchFilter {
 
     /**
      * The row test of a literal in its stored form, or null when rows are not judged here: NaN
-     * literals; unsigned integers and FLOAT16, which no filter judges yet ({@link ValueOrder#of});
-     * decimals stored as bytes, which late materialization has never judged (their order is
+     * literals; decimals stored as bytes, which late materialization has never judged (their order is
      * {@link ValueOrder.TwosComplementLiteral#compareWith}).
      */
     static Value of(ValueOrder.Stored stored) {
-      if (stored instanceof ValueOrder.IntegerLiteral i && !i.unsigned()) {
+      if (stored instanceof ValueOrder.IntegerLiteral i) {
         return new Scaled(i);
       }
-      if (stored instanceof ValueOrder.FloatingLiteral f && f.width() != 2) {
-        return Double.isNaN(f.value()) ? null : new Floating(f.width() == 4, f.value());
+      if (stored instanceof ValueOrder.FloatingLiteral f) {
+        return Double.isNaN(f.value()) ? null : new Floating(f.width(), f.value());
       }
       if (stored instanceof ValueOrder.BytesLiteral b) {
         return new Bytes(b);
@@ -297,21 +297,28 @@ final class BatchFilter {
   }
 
   /**
-   * INT32, INT64, BOOLEAN (one byte), DATE and integer-stored DECIMAL: the stored integer, signed,
-   * against the literal's place among the longs ({@link ValueOrder.IntegerLiteral#compareWith}, here
-   * without a branch on the value).
+   * INT32, INT64, BOOLEAN (one byte), DATE and integer-stored DECIMAL: the stored integer, signed or
+   * unsigned, against the literal's place among the longs ({@link ValueOrder.IntegerLiteral#compareWith},
+   * here without a branch on the value). Unsigned values and the floor compare with their sign bits
+   * flipped, which orders 0 .. 2<sup>64</sup>-1 as signed longs; an unsigned INT32 is zero-extended first.
    */
   private static final class Scaled extends Value {
     private final int width;
-    /** The greatest long at or below the literal, and whether it is exactly that integer. */
+    /** The greatest long at or below the literal, its sign bit flipped when unsigned, and whether it is exactly that integer. */
     private final long floor;
     private final boolean exact;
     /** -1 / 1 when the literal is below / above every long; 0 otherwise. */
     private final int outside;
+    /** Long.MIN_VALUE for unsigned values (the sign flip), else 0. */
+    private final long flip;
+    /** The bits of an INT32 kept: all (sign-extended) or the low 32 (zero-extended, unsigned). */
+    private final long mask;
 
     Scaled(ValueOrder.IntegerLiteral literal) {
       this.width = literal.width();
-      this.floor = literal.floor();
+      this.flip = literal.unsigned() ? Long.MIN_VALUE : 0;
+      this.mask = literal.unsigned() ? 0xFFFF_FFFFL : -1L;
+      this.floor = literal.floor() ^ flip;
       this.exact = literal.exact();
       this.outside = literal.outside();
     }
@@ -329,16 +336,18 @@ final class BatchFilter {
       boolean equal = accept[exact ? 1 : 0]; // x == floor(literal) < literal when it is not an integer
       boolean above = accept[2];
       long f = floor;
+      long flip = this.flip;
       ByteBuffer b = view(values.values(), to * width);
       // One loop per width, each without a branch on the value.
       if (width == 8) {
         for (int r = from; r < to; r++) {
-          long x = b.getLong(r << 3);
+          long x = b.getLong(r << 3) ^ flip;
           out[r - from] |= (x < f & below) | (x > f & above) | (x == f & equal);
         }
       } else if (width == 4) {
+        long mask = this.mask;
         for (int r = from; r < to; r++) {
-          long x = b.getInt(r << 2);
+          long x = (b.getInt(r << 2) & mask) ^ flip;
           out[r - from] |= (x < f & below) | (x > f & above) | (x == f & equal);
         }
       } else {
@@ -351,16 +360,17 @@ final class BatchFilter {
   }
 
   /**
-   * FLOAT and DOUBLE, compared as doubles in {@link ValueOrder#compareDoubles}'s order for numbers
-   * (-0.0 equals 0.0); a NaN value is not judged and may match whatever the comparison (Drill's order
-   * would put it above every number: kept as before, see {@link ValueOrder}).
+   * FLOAT, DOUBLE and FLOAT16 (widened exactly), compared as doubles in {@link ValueOrder#compareDoubles}'s
+   * order for numbers (-0.0 equals 0.0); a NaN value is not judged and may match whatever the comparison
+   * (Drill's order would put it above every number: kept as before, see {@link ValueOrder}).
    */
   private static final class Floating extends Value {
-    private final boolean single;
+    /** Stored bytes of a value: 2 (FLOAT16, little-endian), 4 or 8. */
+    private final int width;
     private final double literal;
 
-    Floating(boolean single, double literal) {
-      this.single = single;
+    Floating(int width, double literal) {
+      this.width = width;
       this.literal = literal;
     }
 
@@ -370,9 +380,9 @@ final class BatchFilter {
       boolean equal = accept[1];
       boolean above = accept[2];
       double l = literal;
-      ByteBuffer b = view(values.values(), to * (single ? 4 : 8));
+      ByteBuffer b = view(values.values(), to * width);
       for (int r = from; r < to; r++) {
-        double x = single ? b.getFloat(r << 2) : b.getDouble(r << 3);
+        double x = width == 8 ? b.getDouble(r << 3) : width == 4 ? b.getFloat(r << 2) : HalfFloat.toFloat(b.getShort(r << 1));
         boolean lt = x < l;
         boolean gt = x > l;
         boolean eq = x == l;

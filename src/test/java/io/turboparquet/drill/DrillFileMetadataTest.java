@@ -10,15 +10,20 @@ import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
+import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterReader;
 import io.turboparquet.testing.CorpusFiles;
 import io.turboparquet.testing.GeneratedFile;
+import io.turboparquet.testing.OracleColumn;
+import io.turboparquet.testing.OracleDigest;
 import io.turboparquet.testing.TestFileGenerator;
+import io.turboparquet.testing.UnsignedFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Field;
 import java.net.JarURLConnection;
+import java.math.BigInteger;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +41,9 @@ import java.util.stream.Stream;
 import org.apache.drill.common.expression.SchemaPath;
 import org.apache.drill.common.util.JacksonUtils;
 import org.apache.drill.exec.serialization.PathSerDe;
+import org.apache.drill.common.types.TypeProtos.MinorType;
 import org.apache.drill.exec.store.parquet.ParquetReaderConfig;
+import org.apache.drill.exec.store.parquet.ParquetReaderUtility;
 import org.apache.drill.exec.store.parquet.metadata.Metadata;
 import org.apache.drill.exec.store.parquet.metadata.Metadata_V3;
 import org.apache.drill.exec.store.parquet.metadata.Metadata_V4;
@@ -160,6 +167,121 @@ class DrillFileMetadataTest {
     assertTrue(bounds > 5_000, "columns with bounds compared: " + bounds);
   }
 
+  /**
+   * Typed as turbo-parquet reads them, unsigned integers and FLOAT16 are planned as INT, BIGINT,
+   * VARDECIMAL(20,0) and FLOAT4 (Drill's types of the values the reader gives), with bounds equal to
+   * the least and greatest value parquet-java reads in each row group (unsigned; NaN left out), and
+   * none for a FLOAT16 row group holding NaN. Every other column is as under the built-in typing.
+   */
+  @Test
+  void unsignedAndHalfFloatColumnsArePlannedAsTheyAreRead() throws Exception {
+    List<Path> files = new ArrayList<>(UnsignedFiles.write(dir.resolve("unsigned")));
+    for (Path p : parquetFiles(Path.of("src/test/resources"))) {
+      if (p.getFileName().toString().matches(".*(float16|floating_orders).*")) {
+        files.add(p);
+      }
+    }
+    int planned = 0;
+    int bounded = 0;
+    for (Path file : files) {
+      FileStatus status = fs.getFileStatus(new org.apache.hadoop.fs.Path(file.toUri()));
+      FileMetadata footer = footer(status);
+      ParquetReaderConfig config = ParquetReaderConfig.getDefaultInstance();
+      Metadata_V4.ParquetFileMetadata_v4 builtIn = DrillFileMetadata.of(footer, status, fs, config, true).file()
+          .getFileMetadata();
+      DrillFileMetadata turbo = DrillFileMetadata.of(footer, status, fs, config, false);
+      List<OracleColumn> values = OracleDigest.read(file, null);
+      for (int leaf = 0; leaf < footer.schema().columns().size(); leaf++) {
+        ColumnDescriptor c = footer.schema().columns().get(leaf);
+        Metadata_V4.ColumnTypeMetadata_v4 type = turbo.types().get(new Metadata_V4.ColumnTypeMetadata_v4.Key(
+            c.path().toArray(new String[0])));
+        MinorType minor = ParquetReaderUtility.getMinorType(type.primitiveType, type.originalType);
+        MinorType expected = expectedType(c);
+        String what = file.getFileName() + " " + c.dottedPath();
+        if (expected == null) {
+          for (int g = 0; g < builtIn.rowGroups.size(); g++) {
+            Metadata_V4.ColumnMetadata_v4 b = builtIn.rowGroups.get(g).columns.get(leaf);
+            Metadata_V4.ColumnMetadata_v4 t = turbo.file().getFileMetadata().rowGroups.get(g).columns.get(leaf);
+            assertSame(what + " min", b.minValue, t.minValue);
+            assertSame(what + " max", b.maxValue, t.maxValue);
+          }
+          continue;
+        }
+        planned++;
+        assertEquals(expected, minor, what);
+        int row = 0;
+        for (int g = 0; g < footer.rowGroups().size(); g++) {
+          int rows = (int) footer.rowGroups().get(g).numRows();
+          List<Comparable<?>> rowGroupValues = new ArrayList<>();
+          boolean nan = false;
+          for (OracleColumn.Entry e : values.get(leaf).entries().subList(row, row + rows)) {
+            if (e.value() != null) {
+              Comparable<?> v = planValue(c, e.value());
+              nan |= v instanceof Float f && f.isNaN();
+              rowGroupValues.add(v);
+            }
+          }
+          row += rows;
+          Metadata_V4.ColumnMetadata_v4 t = turbo.file().getFileMetadata().rowGroups.get(g).columns.get(leaf);
+          Object min = boundValue(t.minValue);
+          Object max = boundValue(t.maxValue);
+          if (nan || rowGroupValues.isEmpty()) {
+            assertEquals(null, min, what + " row group " + g + ": NaN or no value, no bounds");
+            continue;
+          }
+          if (min == null) {
+            continue; // the writer wrote none
+          }
+          bounded++;
+          rowGroupValues.sort(null);
+          assertEquals(planValue(rowGroupValues.get(0)), planValue(min), what + " row group " + g + " min");
+          assertEquals(planValue(rowGroupValues.get(rowGroupValues.size() - 1)), planValue(max),
+              what + " row group " + g + " max");
+        }
+      }
+    }
+    assertTrue(planned >= 7, "planned columns: " + planned);
+    System.out.println("planned columns " + planned + ", row groups with planned bounds " + bounded);
+    assertTrue(bounded >= 20, "row groups with planned bounds: " + bounded);
+  }
+
+  /** The Drill type turbo-parquet reads {@code c} as where it differs from the built-in reader's, else null. */
+  private static MinorType expectedType(ColumnDescriptor c) {
+    String logical = c.logicalType() == null ? "" : c.logicalType().toUpperCase(java.util.Locale.ROOT);
+    if (c.isFloat16()) {
+      return MinorType.FLOAT4;
+    }
+    return switch (logical) {
+      case "UINT_8", "UINT_16", "INTEGER(8,FALSE)", "INTEGER(16,FALSE)" -> MinorType.INT;
+      case "UINT_32", "INTEGER(32,FALSE)" -> MinorType.BIGINT;
+      case "UINT_64", "INTEGER(64,FALSE)" -> MinorType.VARDECIMAL;
+      default -> null;
+    };
+  }
+
+  /** parquet-java's value of {@code c} as the planned type's value, compared unsigned. */
+  private static Comparable<?> planValue(ColumnDescriptor c, Object v) {
+    if (c.isFloat16()) {
+      byte[] b = (byte[]) v;
+      return io.turboparquet.decode.HalfFloat.toFloat((short) ((b[1] & 0xff) << 8 | b[0] & 0xff));
+    }
+    return v instanceof Integer i ? BigInteger.valueOf(Integer.toUnsignedLong(i))
+        : new BigInteger(Long.toUnsignedString((Long) v));
+  }
+
+  /** A bound or a value as one comparable form: integers as BigInteger, floats with -0.0 as 0.0. */
+  private static Object planValue(Object v) {
+    if (v instanceof Float f) {
+      return f == 0 ? 0.0f : f;
+    }
+    return v instanceof Number n && !(v instanceof BigInteger) ? BigInteger.valueOf(n.longValue()) : v;
+  }
+
+  /** A planned bound: Integer, Long, Float, or a VARDECIMAL's two's complement bytes. */
+  private static Object boundValue(Object bound) {
+    return bound instanceof Binary b ? new BigInteger(b.getBytes()) : bound;
+  }
+
   /** The metadata and types of one file, and the file's row count. */
   private record Collected(Metadata_V4.ParquetFileAndRowCountMetadata file,
       Map<Metadata_V4.ColumnTypeMetadata_v4.Key, Metadata_V4.ColumnTypeMetadata_v4> types) {}
@@ -175,8 +297,9 @@ class DrillFileMetadataTest {
 
   private Collected ours(FileMetadata footer, FileStatus status, ParquetReaderConfig config,
       Set<SchemaPath> interesting) throws IOException {
-    DrillFileMetadata m = interesting == null ? DrillFileMetadata.of(footer, status, fs, config)
-        : DrillFileMetadata.of(footer, status, fs, config, interesting);
+    // Typed as the built-in reader types columns: Drill's collector is the oracle of that typing.
+    DrillFileMetadata m = interesting == null ? DrillFileMetadata.of(footer, status, fs, config, true)
+        : DrillFileMetadata.of(footer, status, fs, config, true, interesting);
     return new Collected(m.file(), m.types());
   }
 

@@ -176,7 +176,10 @@ class DrillPredicatesTest {
     assertNull(of("equal(`b`, 1)"));
     assertNull(of("equal(`i32`, true)"));
     assertNull(of("equal(`i32`, cast( (1578009600000 ) as DATE ))"));
-    assertNull(of("equal(`u32`, 5)"), "unsigned: no order in the core");
+    assertNull(DrillPredicates.of(LogicalExpressionParser.parse("equal(`u32`, 5)"), SCHEMA,
+        new DrillPredicates.Reading(false, false, false, true, READING.implicit(), READING.dates())),
+        "unsigned under the built-in typing: UINT4, which Drill does not compare");
+    assertEquals("u32 = 5", of("equal(`u32`, 5)"), "unsigned read as BIGINT: pushed, compared unsigned by the core");
     assertNull(of("equal(`i96`, 'x')"), "INT96: no order in the core");
     assertNull(of(call("equal", SchemaPath.getSimplePath("i32"), ValueExpressions.getFloat4(1.5f)), false),
         "a FLOAT literal would round the column to FLOAT");

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.netty.buffer.ByteBuf;
+import io.turboparquet.decode.HalfFloat;
 import io.turboparquet.decode.ValueSink;
 import io.turboparquet.filter.Literal;
 import io.turboparquet.filter.Predicate.Op;
@@ -15,10 +16,12 @@ import io.turboparquet.filter.Predicate;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterOptions;
+import io.turboparquet.format.PhysicalType;
 import io.turboparquet.io.TrackingBufferSource;
 import io.turboparquet.testing.ParquetJava118;
 import io.turboparquet.testing.CorpusFiles;
 import io.turboparquet.testing.FooterRewrite;
+import io.turboparquet.testing.UnsignedFiles;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -328,7 +331,8 @@ class PageIndexSkippingTest {
 
   /**
    * A file parquet-java 1.18.1 writes with its defaults (IEEE 754 order, nan_count, column and
-   * offset indexes; row groups of numbers, of numbers and NaN, of NaN only): no filter loses a row,
+   * offset indexes; row groups of numbers, of numbers and NaN, of NaN only; FLOAT, DOUBLE and
+   * FLOAT16): no filter loses a row,
    * and the rows that match are as many as parquet-java's own filtered read returns.
    */
   @Test
@@ -337,7 +341,7 @@ class PageIndexSkippingTest {
     ParquetJava118.writeNan(file);
     Rows full = scan(file, null, ScanOptions.defaults());
     List<String> filters = new ArrayList<>();
-    for (String column : List.of("f", "d")) {
+    for (String column : List.of("f", "d", "h")) {
       for (String op : List.of("=", "<>", "<", "<=", ">", ">=")) {
         for (String v : List.of("-5.5", "0.5", "3.5", "15.5", "25.5")) {
           filters.add(column + " " + op + " " + v);
@@ -358,6 +362,34 @@ class PageIndexSkippingTest {
       skipped += got.metrics.rowsSkipped();
     }
     assertTrue(skipped > 0, "the page index skipped nothing: the test would not see a wrong skip");
+  }
+
+  /**
+   * Unsigned integers and FLOAT16 (UnsignedFiles: values rising across 2^31, 2^63 and zero): pages
+   * skip by their unsigned and half-precision bounds, and no filter loses a row.
+   */
+  @Test
+  void unsignedAndHalfFloatPagesSkipAndLoseNoRow() throws Exception {
+    Path file = UnsignedFiles.write(dir.resolve("unsigned")).get(0);
+    Rows full = scan(file, null, ScanOptions.defaults());
+    Map<String, List<String>> constants = new LinkedHashMap<>();
+    constants.put("u8", List.of("0", "100", "255", "256"));
+    constants.put("u16", List.of("0", "30000", "65535"));
+    constants.put("u32", List.of("-1", "2147483647", "2147483648", "4294967295"));
+    constants.put("u64", List.of("9223372036854775807", "9223372036854775808", "18446744073709551615"));
+    constants.put("h", List.of("-375", "-0.0", "0.5", "200", "375"));
+    long skipped = 0;
+    int i = 0;
+    for (Map.Entry<String, List<String>> column : constants.entrySet()) {
+      for (String op : List.of("=", "<>", "<", "<=", ">", ">=")) {
+        for (String v : column.getValue()) {
+          Predicate p = Predicate.parse(column.getKey() + " " + op + " " + v);
+          Rows got = check(file, full, p, MODES.get(i++ % MODES.size()));
+          skipped += got.metrics.rowsSkipped();
+        }
+      }
+    }
+    assertTrue(skipped > 10 * UnsignedFiles.ROWS, "rows skipped: " + skipped);
   }
 
   /** Page indexes removed from the footer, or pointing at the wrong bytes: same rows as without skipping. */
@@ -480,9 +512,10 @@ class PageIndexSkippingTest {
       ByteBuffer le = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
       String logical = column.logicalType() == null ? "" : column.logicalType();
       int cmp;
-      switch (column.physicalType()) {
+      switch (column.isFloat16() ? PhysicalType.DOUBLE : column.physicalType()) {
         case FLOAT, DOUBLE -> {
-          double v = column.physicalType().name().equals("FLOAT") ? le.getFloat() : le.getDouble();
+          double v = column.isFloat16() ? HalfFloat.toFloat(le.getShort())
+              : column.physicalType().name().equals("FLOAT") ? le.getFloat() : le.getDouble();
           if (Double.isNaN(v)) {
             return op == Op.GT || op == Op.GE || op == Op.NE;
           }
@@ -490,9 +523,11 @@ class PageIndexSkippingTest {
           cmp = v < l ? -1 : v > l ? 1 : 0;
         }
         case INT32, INT64, BOOLEAN -> {
-          long v = column.physicalType().name().equals("INT32") ? le.getInt()
+          boolean unsigned = logical.startsWith("UINT") || logical.matches("INTEGER\\(\\d+,false\\)");
+          long v = column.physicalType().name().equals("INT32") ? (unsigned ? le.getInt() & 0xFFFF_FFFFL : le.getInt())
               : column.physicalType().name().equals("INT64") ? le.getLong() : raw[0];
-          BigDecimal value = logical.startsWith("DECIMAL") ? BigDecimal.valueOf(v, scale(logical)) : BigDecimal.valueOf(v);
+          BigDecimal value = logical.startsWith("DECIMAL") ? BigDecimal.valueOf(v, scale(logical))
+              : unsigned ? new BigDecimal(Long.toUnsignedString(v)) : BigDecimal.valueOf(v);
           BigDecimal l = logical.equals("DATE") ? BigDecimal.valueOf(LocalDate.parse(literal.text()).toEpochDay())
               : literal.kind() == Literal.Kind.BOOLEAN ? BigDecimal.valueOf(literal.text().equals("true") ? 1 : 0)
               : new BigDecimal(literal.text());

@@ -73,6 +73,7 @@ public final class ParquetJava118 {
     // The tests' and tools' classes (ParquetJavaDigest) first, compiled against 1.15's API that 1.18 keeps.
     classpath.add(classesOf(ParquetJava118Main.class));
     classpath.add(classesOf(io.turboparquet.fuzz.ParquetJavaDigest.class));
+    classpath.add(classesOf(io.turboparquet.decode.HalfFloat.class)); // the one half-precision conversion
     jars.forEach(j -> classpath.add(j.toString()));
     List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx512m", "-cp", String.join(File.pathSeparator, classpath), ParquetJava118Main.class.getName()));

@@ -1,5 +1,6 @@
 package io.turboparquet.testing;
 
+import io.turboparquet.decode.HalfFloat;
 import io.turboparquet.fuzz.ParquetJavaDigest;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
@@ -15,6 +16,7 @@ import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
+import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.apache.parquet.schema.PrimitiveType;
@@ -62,14 +64,15 @@ public final class ParquetJava118Main {
   }
 
   /**
-   * 4,000 rows of an id and a FLOAT and a DOUBLE column in row groups of about 500 rows and pages of
+   * 4,000 rows of an id, a FLOAT, a DOUBLE and a FLOAT16 column (the DOUBLE's values, rounded) in row groups of about 500 rows and pages of
    * at most 50, without dictionaries, as 1.18.1 writes them by default otherwise (IEEE 754 column
    * order, nan_count, page indexes). Row groups of numbers only, of numbers and NaN, of NaN only, of
    * NaN and nulls; numbers on both sides of the tests' constants.
    */
   static void writeNan(Path file) throws Exception {
     MessageType schema = MessageTypeParser.parseMessageType(
-        "message m { required int32 id; optional float f; optional double d; }");
+        "message m { required int32 id; optional float f; optional double d; "
+            + "optional fixed_len_byte_array(2) h (FLOAT16); }");
     SimpleGroupFactory groups = new SimpleGroupFactory(schema);
     java.util.SplittableRandom random = new java.util.SplittableRandom(118);
     try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(file.toUri()))
@@ -85,17 +88,26 @@ public final class ParquetJava118Main {
         if (!isNull) {
           g.add("f", nan ? Float.NaN : (float) v);
           g.add("d", nan ? Double.NaN : v + (kind == 0 ? 0 : 20)); // row groups apart, so that bounds decide
+          g.add("h", half(nan ? Double.NaN : v + (kind == 0 ? 0 : 20))); // d to the nearest half
         }
         w.write(g);
       }
     }
   }
 
+  /** The little-endian bytes of the half-precision value nearest {@code v}. */
+  private static Binary half(double v) {
+    short h = HalfFloat.nearest(v);
+    return Binary.fromConstantByteArray(new byte[] {(byte) h, (byte) (h >> 8)});
+  }
+
   static long count(Path file, String filter) throws Exception {
     String[] p = filter.split(" ");
-    FilterPredicate predicate = p[0].equals("f")
-        ? compare(FilterApi.floatColumn(p[0]), Float.parseFloat(p[2]), p[1])
-        : compare(FilterApi.doubleColumn(p[0]), Double.parseDouble(p[2]), p[1]);
+    FilterPredicate predicate = switch (p[0]) {
+      case "f" -> compare(FilterApi.floatColumn(p[0]), Float.parseFloat(p[2]), p[1]);
+      case "h" -> compare(FilterApi.binaryColumn(p[0]), half(Double.parseDouble(p[2])), p[1]); // its type's order
+      default -> compare(FilterApi.doubleColumn(p[0]), Double.parseDouble(p[2]), p[1]);
+    };
     long n = 0;
     try (ParquetReader<Group> r = ParquetReader.builder(new GroupReadSupport(), new org.apache.hadoop.fs.Path(
         file.toUri())).withConf(new Configuration()).withFilter(FilterCompat.get(predicate)).build()) {
