@@ -39,7 +39,7 @@ public final class Dictionary implements AutoCloseable {
     this.values = values;
     this.offsets = offsets;
     this.heapOffsets = heapOffsets;
-    int longest = width;
+    int longest = Math.max(0, width); // 0 for BYTE_ARRAY (width VARIABLE) without entries, never negative
     if (heapOffsets != null) {
       for (int i = 0; i < size; i++) {
         longest = Math.max(longest, heapOffsets[i + 1] - heapOffsets[i]);

@@ -13,14 +13,11 @@ import org.apache.hadoop.fs.FSDataInputStream;
  * (slices keep the old one alive until they are released). A request larger than the buffer is
  * read directly into a buffer of its own.
  *
- * <p>Old writers understate a chunk's length; reads may go past the range, up to the end of the
- * file, when a page header or body asks for it.
+ * <p>The range bounds every read: nothing past it is read, and a page that runs past it fails.
  */
 public final class BufferedDirectBufInputStream extends ChunkInput {
   private final FSDataInputStream in;
   private final ErrorContext where; // the file, for errors
-  private final long fileLength;
-  private static final int PAST_RANGE_READ = 4096;
 
   private final long rangeEnd;
   private final int bufferSize;
@@ -35,14 +32,13 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
 
   public BufferedDirectBufInputStream(FSDataInputStream in, String file, long fileLength, long start, long length,
       int bufferSize, BufferSource source) {
-    if (start < 0 || length < 0 || bufferSize <= 0) {
-      throw new IllegalArgumentException("bad range or buffer: start " + start + " length " + length + " buffer "
-          + bufferSize);
+    if (start < 0 || length < 0 || length > fileLength - start || bufferSize <= 0) {
+      throw new IllegalArgumentException("bad range or buffer: start " + start + " length " + length + " in a file of "
+          + fileLength + " bytes, buffer " + bufferSize);
     }
     this.in = in;
     this.where = ErrorContext.of(file);
-    this.fileLength = fileLength;
-    this.rangeEnd = Math.min(start + length, fileLength);
+    this.rangeEnd = start + length;
     this.bufferSize = (int) Math.max(1, Math.min(bufferSize, Math.max(length, 1)));
     this.source = source;
     this.reads = RangeReads.forStream(in);
@@ -123,7 +119,7 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
       return readLarge(n);
     }
     if (!fill(n)) {
-      throw where.eof("wanted " + n + " bytes at offset " + position() + " but the file ends at " + fileLength);
+      throw ChunkInput.pastEnd(where, n, position(), rangeEnd);
     }
     ByteBuf slice = buffer.retainedSlice(pos, n);
     pos += n;
@@ -134,8 +130,8 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
   private ByteBuf readLarge(int n) throws IOException {
     ensureOpen();
     long at = position();
-    if (at + n > fileLength) {
-      throw where.eof("wanted " + n + " bytes at offset " + at + " but the file ends at " + fileLength);
+    if (n > rangeEnd - at) {
+      throw ChunkInput.pastEnd(where, n, at, rangeEnd);
     }
     ByteBuf out = source.buffer(n);
     try {
@@ -157,15 +153,12 @@ public final class BufferedDirectBufInputStream extends ChunkInput {
 
   /**
    * Makes at least {@code needed} bytes available at {@code pos}, reading up to a buffer's worth.
-   * Returns false when the file ends first.
+   * Returns false when the range ends first.
    */
   private boolean fill(int needed) throws IOException {
     ensureOpen();
     long at = position();
-    // Past the range (an understated chunk length) a page header is peeked a window at a time:
-    // read what such a header needs at once, not byte by byte.
-    long wanted = Math.max(needed, at < rangeEnd ? Math.min(bufferSize, rangeEnd - at) : PAST_RANGE_READ);
-    long toRead = Math.min(wanted, fileLength - at);
+    long toRead = Math.min(Math.max(needed, bufferSize), rangeEnd - at);
     if (toRead < needed) {
       return false;
     }

@@ -7,7 +7,9 @@ import org.apache.hadoop.fs.FSDataInputStream;
 
 /**
  * A stream over one byte range of a file (a column chunk): bytes for the page-header decoder
- * through {@link InputStream}, page bodies as buffers through {@link #getNext(int)}.
+ * through {@link InputStream}, page bodies as buffers through {@link #getNext(int)}. The range, which
+ * the footer checked to lie in the file, bounds every read: the stream ends there, whatever the
+ * input, and {@link #getNext(int)} refuses bytes past it.
  */
 public abstract class ChunkInput extends InputStream {
   private long mark = -1;
@@ -55,6 +57,14 @@ public abstract class ChunkInput extends InputStream {
       throw new IOException("reset without mark");
     }
     seek(mark);
+  }
+
+  /**
+   * The error of a read of {@code n} bytes at {@code at} that the chunk, ending at {@code end}, does
+   * not hold: every input's, so that every read mode words it alike.
+   */
+  static java.io.EOFException pastEnd(ErrorContext where, long n, long at, long end) {
+    return where.eof("wanted " + n + " bytes at offset " + at + " but the column chunk ends at " + end);
   }
 
   /** Nanoseconds spent waiting on the file system so far. */

@@ -8,14 +8,13 @@ import org.apache.hadoop.fs.FSDataInputStream;
  * Unbuffered access to a byte range: every page body is one positional read into a buffer of its
  * exact size. Page headers come from a small window filled by positional reads that stop at the
  * range's end, so nothing past the chunk (another column's bytes) is read; the window's bytes that
- * turn out to be body are used, not read again.
+ * turn out to be body are used, not read again. A page that runs past the range fails.
  */
 public final class DirectBufInputStream extends ChunkInput {
   /** Most page headers fit; a larger one takes a second window. */
   private static final int HEADER_WINDOW = 1024;
 
   private final ErrorContext where; // the file, for errors
-  private final long fileLength;
   private final long rangeEnd;
   private final BufferSource source;
   private final RangeReads.RangeReader reads;
@@ -26,9 +25,12 @@ public final class DirectBufInputStream extends ChunkInput {
 
   public DirectBufInputStream(FSDataInputStream in, String file, long fileLength, long start, long length,
       BufferSource source) {
+    if (start < 0 || length < 0 || length > fileLength - start) {
+      throw new IllegalArgumentException("bad range: start " + start + " length " + length + " in a file of "
+          + fileLength + " bytes");
+    }
     this.where = ErrorContext.of(file);
-    this.fileLength = fileLength;
-    this.rangeEnd = Math.min(start + length, fileLength);
+    this.rangeEnd = start + length;
     this.source = source;
     this.reads = RangeReads.forStream(in);
     this.position = start;
@@ -49,15 +51,13 @@ public final class DirectBufInputStream extends ChunkInput {
     return (int) Math.min(Integer.MAX_VALUE, Math.max(0, rangeEnd - position));
   }
 
-  /** Window bytes at {@code position}, refilling the window when it has none; 0 at the end of the file. */
+  /** Window bytes at {@code position}, refilling the window when it has none; 0 at the end of the range. */
   private int windowed() throws IOException {
     long at = position - windowStart;
     if (at >= 0 && at < windowLength) {
       return (int) (windowLength - at);
     }
-    // Up to the range's end; past it (old writers understate a chunk's length) only what is asked for.
-    long end = position < rangeEnd ? rangeEnd : fileLength;
-    int n = (int) Math.min(HEADER_WINDOW, end - position);
+    int n = (int) Math.min(HEADER_WINDOW, rangeEnd - position);
     windowStart = position;
     windowLength = 0;
     if (n <= 0) {
@@ -110,8 +110,8 @@ public final class DirectBufInputStream extends ChunkInput {
     if (n < 0) {
       throw new IllegalArgumentException("negative length " + n);
     }
-    if (position + n > fileLength) {
-      throw where.eof("wanted " + n + " bytes at offset " + position + " but the file ends at " + fileLength);
+    if (n > rangeEnd - position) {
+      throw ChunkInput.pastEnd(where, n, position, rangeEnd);
     }
     ByteBuf out = source.buffer(n);
     try {

@@ -5,8 +5,8 @@ import java.io.IOException;
 
 /**
  * A column chunk whose bytes were (or are being) read ahead into memory: waits once for the read
- * to finish, then serves page headers and retained slices (no copy) from it. Bytes past what was
- * read (old writers understate a chunk's length) come from a positional read of their own.
+ * to finish, then serves page headers and retained slices (no copy) from it. The chunk's bytes are
+ * all there is: a page that runs past them fails, as it does in every other read mode.
  */
 public final class FetchedChunkInput extends ChunkInput {
   /** Blocks until the fetched bytes are in memory; throws the read's error. */
@@ -16,14 +16,11 @@ public final class FetchedChunkInput extends ChunkInput {
   }
 
   private final ErrorContext where; // the file, for errors
-  private final long fileLength;
-  private final long bufferStart;
+  private final long chunkStart;
   private final long chunkEnd;
   private final Ready ready;
-  private final RangeReads.RangeReader beyond;
-  private final BufferSource source;
   private final WaitListener waits;
-  private ByteBuf buffer; // file bytes [bufferStart, bufferStart + buffer.capacity()); released on close
+  private ByteBuf buffer; // file bytes [chunkStart, chunkEnd); released on close
   private boolean waited;
   private long position;
 
@@ -34,23 +31,25 @@ public final class FetchedChunkInput extends ChunkInput {
   }
 
   /**
-   * @param buffer the fetched bytes from {@code chunkStart} on (it may hold more than the chunk);
-   *     this input owns the reference and releases it on close
+   * @param buffer the fetched bytes of the chunk, exactly {@code chunkLength} of them; this input
+   *     owns the reference and releases it on close
    */
-  public FetchedChunkInput(String file, long fileLength, ByteBuf buffer, long chunkStart, long chunkLength,
-      Ready ready, RangeReads.RangeReader beyond, BufferSource source, WaitListener waits) {
+  public FetchedChunkInput(String file, ByteBuf buffer, long chunkStart, long chunkLength, Ready ready,
+      WaitListener waits) {
+    if (chunkStart < 0 || chunkLength != buffer.capacity()) {
+      throw new IllegalArgumentException("a chunk of " + chunkLength + " bytes at " + chunkStart + " in a buffer of "
+          + buffer.capacity());
+    }
     this.where = ErrorContext.of(file);
-    this.fileLength = fileLength;
     this.buffer = buffer;
-    this.bufferStart = chunkStart;
-    this.chunkEnd = Math.min(fileLength, chunkStart + chunkLength);
+    this.chunkStart = chunkStart;
+    this.chunkEnd = chunkStart + chunkLength;
     this.position = chunkStart;
     this.ready = ready;
-    this.beyond = beyond;
-    this.source = source;
     this.waits = waits;
   }
 
+  /** Bytes left in the chunk at the position, once they are in memory (0 when the position is past its end). */
   private int buffered() throws IOException {
     if (buffer == null) {
       throw where.io("read after close");
@@ -61,12 +60,11 @@ public final class FetchedChunkInput extends ChunkInput {
       waits.waited(System.nanoTime() - t0);
       waited = true;
     }
-    long left = bufferStart + buffer.capacity() - position;
-    return (int) Math.max(0, Math.min(Integer.MAX_VALUE, left));
+    return available();
   }
 
   private int index() {
-    return (int) (position - bufferStart);
+    return (int) (position - chunkStart);
   }
 
   @Override
@@ -86,20 +84,12 @@ public final class FetchedChunkInput extends ChunkInput {
 
   @Override
   public int read() throws IOException {
-    if (buffered() > 0) {
-      int b = buffer.getByte(index()) & 0xff;
-      position++;
-      return b;
-    }
-    if (position >= fileLength) {
+    if (buffered() == 0) {
       return -1;
     }
-    ByteBuf one = getNext(1);
-    try {
-      return one.getByte(one.readerIndex()) & 0xff;
-    } finally {
-      one.release();
-    }
+    int b = buffer.getByte(index()) & 0xff;
+    position++;
+    return b;
   }
 
   @Override
@@ -109,17 +99,7 @@ public final class FetchedChunkInput extends ChunkInput {
     }
     int have = buffered();
     if (have == 0) {
-      int n = (int) Math.min(len, fileLength - position);
-      if (n <= 0) {
-        return -1;
-      }
-      ByteBuf more = getNext(n);
-      try {
-        more.getBytes(more.readerIndex(), b, off, n);
-      } finally {
-        more.release();
-      }
-      return n;
+      return -1;
     }
     int n = Math.min(len, have);
     buffer.getBytes(index(), b, off, n);
@@ -141,31 +121,12 @@ public final class FetchedChunkInput extends ChunkInput {
     if (n < 0) {
       throw new IllegalArgumentException("negative length " + n);
     }
-    int have = buffered();
-    if (have >= n) {
-      ByteBuf slice = buffer.retainedSlice(index(), n);
-      position += n;
-      return slice;
+    if (buffered() < n) {
+      throw ChunkInput.pastEnd(where, n, position, chunkEnd);
     }
-    if (position + n > fileLength) {
-      throw where.eof("wanted " + n + " bytes at offset " + position + " but the file ends at " + fileLength);
-    }
-    // Past the fetched bytes: the buffered part, then one read for the rest.
-    ByteBuf out = source.buffer(n);
-    try {
-      if (have > 0) {
-        out.setBytes(0, buffer, index(), have);
-      }
-      long t0 = System.nanoTime();
-      beyond.readFully(position + have, out, have, n - have);
-      recordRead(System.nanoTime() - t0, n - have);
-      out.writerIndex(n);
-    } catch (IOException | RuntimeException e) {
-      out.release();
-      throw e;
-    }
+    ByteBuf slice = buffer.retainedSlice(index(), n);
     position += n;
-    return out;
+    return slice;
   }
 
   @Override

@@ -77,9 +77,9 @@ public final class PageReader implements PageSource {
     location.checkPageSize(offset, header.uncompressedSize(), maxPageBytes);
     try {
       return in.getNext(header.compressedSize());
-    } catch (EOFException e) { // the inputs check against the file's length before they allocate
-      throw location.corruption(offset, "its " + header.compressedSize() + " stored bytes run past the end of the file",
-          e);
+    } catch (EOFException e) { // the inputs check against the chunk's end before they allocate
+      throw location.corruption(offset, "its " + header.compressedSize()
+          + " stored bytes run past the end of the column chunk", e);
     }
   }
 

@@ -22,6 +22,8 @@ final class BatchDecoder {
   private final List<ColumnChunkReader> readers;
   /** Reader indexes by decreasing uncompressed chunk size: the order parallel decode starts them. */
   private final int[] largestFirst;
+  /** The column whose error the last {@link #decode} or {@link #finish} threw, or -1. */
+  private int failedColumn = -1;
 
   BatchDecoder(ScanContext context, String file, RowGroupMeta rowGroup, List<ColumnDescriptor> projection,
       List<ColumnChunkReader> readers) {
@@ -60,11 +62,22 @@ final class BatchDecoder {
       return;
     }
     long byteLimit = context.options().decode().batchBytes();
+    failedColumn = -1;
     for (int i = 0; i < readers.size(); i++) {
       if (chosen == null || chosen[i] == wanted) {
-        into[i] = readers.get(i).readBatch(start, rows, byteLimit);
+        try {
+          into[i] = readers.get(i).readBatch(start, rows, byteLimit);
+        } catch (IOException | RuntimeException e) {
+          failedColumn = i;
+          throw e;
+        }
       }
     }
+  }
+
+  /** The column whose error the last decode threw (the first in column order that failed), or -1. */
+  int failedColumn() {
+    return failedColumn;
   }
 
   /** The chosen columns' decodes of a batch, each its own task, queued on the decode pool largest column first. */
@@ -99,9 +112,13 @@ final class BatchDecoder {
     boolean interrupted = awaitAll(tasks);
     ColumnBatch[] out = new ColumnBatch[tasks.length];
     Throwable failure = null;
+    failedColumn = -1;
     for (int i = 0; i < tasks.length; i++) {
       if (tasks[i] != null) {
-        failure = failure == null ? tasks[i].failure() : failure;
+        if (failure == null && tasks[i].failure() != null) {
+          failure = tasks[i].failure();
+          failedColumn = i;
+        }
         out[i] = tasks[i].result();
       }
     }

@@ -78,6 +78,11 @@ final class ColumnChunkReader implements AutoCloseable {
     }
   }
 
+  /** The row of the row group the next batch starts at (rows kept for it aside). */
+  long rowPosition() {
+    return reader.rowPosition();
+  }
+
   /**
    * Whether the rows up to {@code row} can be passed over undecoded: a flat column whose rows kept
    * from the last batch ({@link #keep}), if any, all lie before it.

@@ -6,10 +6,8 @@ import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.io.ChunkInput;
-import io.turboparquet.io.ErrorContext;
 import io.turboparquet.io.FetchedChunkInput;
 import io.turboparquet.io.FileOpener;
-import io.turboparquet.io.RangeReads;
 import io.turboparquet.io.ReadPlanner;
 import io.turboparquet.page.IndexedPageReader;
 import io.turboparquet.io.StoreReads;
@@ -55,7 +53,6 @@ final class RowGroupFetch implements AutoCloseable {
   private final List<ByteBuf> buffers = new ArrayList<>();
   private final List<List<FetchPart>> parts = new ArrayList<>();
   private final long bytes;
-  private FSDataInputStream beyondStream;
   private FSDataInputStream vectoredStream;
   /**
    * Buffers of our own a vectored read was given instead of views of the ranges' buffers, by the
@@ -79,10 +76,10 @@ final class RowGroupFetch implements AutoCloseable {
     long sum = 0;
     for (int i = 0; i < n; i++) {
       ColumnChunkMeta chunk = rg.column(projection.get(i).index());
-      starts[i] = Math.min(chunk.startOffset(), meta.fileLength());
+      starts[i] = chunk.startOffset(); // the footer checked the chunk lies in the file
       lengths[i] = chunk.totalCompressedSize();
-      ends[i] = Math.min(meta.fileLength(), starts[i] + Math.max(0, lengths[i]));
-      sum += ends[i] - starts[i];
+      ends[i] = starts[i] + lengths[i];
+      sum += lengths[i];
     }
     firstSegment = new int[n + 1];
     long[] segS = starts;
@@ -154,7 +151,7 @@ final class RowGroupFetch implements AutoCloseable {
     RowGroupMeta rg = meta.rowGroups().get(rowGroup);
     long sum = 0;
     for (ColumnDescriptor c : projection) {
-      sum += Math.max(0, rg.column(c.index()).totalCompressedSize());
+      sum += rg.column(c.index()).totalCompressedSize();
     }
     return sum;
   }
@@ -209,8 +206,10 @@ final class RowGroupFetch implements AutoCloseable {
       return false; // the per-part reads will report it
     }
     if (!in.hasCapability(StreamCapabilities.VECTOREDIO)) {
-      synchronized (this) {
-        beyondStream = in; // of use if a chunk runs past its stated length
+      try {
+        in.close();
+      } catch (IOException e) {
+        // a read-only stream: nothing is lost
       }
       return false;
     }
@@ -323,26 +322,15 @@ final class RowGroupFetch implements AutoCloseable {
     int r = rangeOf[segment];
     ByteBuf range = buffers.get(r);
     int at = (int) (start - rangeStarts[r]);
-    ByteBuf slice = range.retainedSlice(at, range.capacity() - at);
+    ByteBuf slice = range.retainedSlice(at, (int) length); // the chunk's bytes and no others
     List<FetchPart> rangeParts = parts.get(r);
     ColumnDescriptor column = projection.get(i);
-    return new FetchedChunkInput(meta.file(), meta.fileLength(), slice, start, length, () -> {
+    return new FetchedChunkInput(meta.file(), slice, start, length, () -> {
       for (FetchPart p : rangeParts) {
         p.await();
         p.check(column);
       }
-    }, this::readBeyond, context.buffers(), context.metrics()::addFetchWait);
-  }
-
-  /** Bytes past the fetched ones, for chunks whose stated length is short; one stream, opened on demand. */
-  private synchronized void readBeyond(long position, ByteBuf dst, int dstIndex, int length) throws IOException {
-    if (closed) {
-      throw ErrorContext.of(meta.file()).inRowGroup(rowGroup).io("read after the row group's fetch closed");
-    }
-    if (beyondStream == null) {
-      beyondStream = FileOpener.open(context.fileSystem(), path, meta.fileLength(), false);
-    }
-    RangeReads.forStream(beyondStream).readFully(position, dst, dstIndex, length);
+    }, context.metrics()::addFetchWait);
   }
 
   /** Stops reads that have not started, waits for running ones, and drops this fetch's buffers. */
@@ -382,15 +370,6 @@ final class RowGroupFetch implements AutoCloseable {
         // a read-only stream: nothing is lost
       }
       vectoredStream = null;
-    }
-    if (beyondStream != null) {
-      context.metrics().addStoreReads(StoreReads.of(beyondStream));
-      try {
-        beyondStream.close();
-      } catch (IOException e) {
-        // a read-only stream: nothing is lost
-      }
-      beyondStream = null;
     }
   }
 }

@@ -61,12 +61,12 @@ import org.apache.hadoop.fs.Path;
  * xxHash / uncompressed (a newer writer's), or larger than
  * {@link ChunkBloomFilter#MAX_BLOOM_FILTER_BYTES} (the largest parquet-java writes); a codec this
  * reader does not know or support; a chunk that does not start with a dictionary page, or whose
- * dictionary page runs past the chunk's end (old writers understate a chunk's length; the page
- * readers then decide). Everything else a file claims that cannot be true is a
+ * dictionary page runs past the chunk's end (the page readers report that, if the scan reads the
+ * chunk). Everything else a file claims that cannot be true is a
  * {@link ParquetCorruptionException} naming file, row group and column, as when the pages are read:
  * a bloom filter outside the file or longer than its stated length, a header that does not decode,
  * a bitset size that is not a power of two of at least 32 bytes, a dictionary page header that does
- * not decode or runs past the file, a size beyond {@code maxPageBytes}, a page that does not
+ * not decode, a size beyond {@code maxPageBytes}, a page that does not
  * decompress, a dictionary whose entries do not fit its page. Ignoring such damage would hide it
  * only while the filter column is not read, and could trust bits that are garbage.
  */
@@ -242,7 +242,7 @@ public final class RowGroupPruning implements AutoCloseable {
     }
     ChunkLocation location = new ChunkLocation(meta.file(), rowGroup.index(), chunk);
     long start = chunk.startOffset();
-    long end = Math.min(meta.fileLength(), start + chunk.totalCompressedSize());
+    long end = start + chunk.totalCompressedSize(); // the footer checked it lies in the file
     ScanOptions options = context.options();
     DirectBufInputStream input = new DirectBufInputStream(stream(), meta.file(), meta.fileLength(), start,
         chunk.totalCompressedSize(), context.buffers());
@@ -251,13 +251,8 @@ public final class RowGroupPruning implements AutoCloseable {
       if (header.type() != PageType.DICTIONARY_PAGE) {
         return null; // the data pages decide whether the chunk is readable
       }
-      long bodyAt = input.position();
-      if (header.compressedSize() > meta.fileLength() - bodyAt) {
-        throw location.corruption(start, "its " + header.compressedSize()
-            + " stored bytes run past the end of the file", null);
-      }
-      if (header.compressedSize() > end - bodyAt) {
-        return null; // past the chunk's stated end: old writers understate it; not read for pruning
+      if (header.compressedSize() > end - input.position()) {
+        return null; // past the chunk's end: the scan reports it, if it reads the chunk
       }
       if (Math.max(header.compressedSize(), (long) header.uncompressedSize()) > dictionaryLimit) {
         throw new Deferred();

@@ -10,6 +10,7 @@ import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.io.ChunkInput;
 import io.turboparquet.io.ErrorContext;
+import io.turboparquet.io.Failures;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.StoreReads;
 import io.turboparquet.page.AsyncPageReader;
@@ -19,6 +20,7 @@ import io.turboparquet.page.PageReader;
 import io.turboparquet.page.PageSource;
 import io.turboparquet.page.PrefetchBudget;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -196,8 +198,27 @@ final class RowGroupScanner implements AutoCloseable {
     return rowGroup;
   }
 
-  /** The next batch, or null when the row group is done. Invalidates the previous batch. */
+  /**
+   * The next batch, or null when the row group is done. Invalidates the previous batch. A failure is
+   * the row group's first in column order, whatever the batch size or the threads: when column j
+   * fails, the columns before it are read on to the row group's end (on this thread, on the error
+   * path only) and the first of them that fails too is reported instead, since a scan with larger
+   * batches would have met its error in the same batch as j's, and reported it first.
+   */
   public Batch next() throws IOException {
+    failedColumn = -1;
+    try {
+      return nextBatch();
+    } catch (IOException | RuntimeException e) {
+      Failures.rethrow(firstInColumnOrder(e));
+      throw e; // not reached
+    }
+  }
+
+  /** The column whose failure the batch being read threw, or -1 when not a column's. */
+  private int failedColumn = -1;
+
+  private Batch nextBatch() throws IOException {
     while (true) {
       long start = nextStart();
       if (start < 0) {
@@ -266,17 +287,53 @@ final class RowGroupScanner implements AutoCloseable {
    */
   private int fewest(ColumnBatch[] columns, long start, long remaining, int asked) throws IOException {
     int rows = asked;
-    for (ColumnBatch c : columns) {
+    for (int i = 0; i < columns.length; i++) {
+      ColumnBatch c = columns[i];
       if (c != null) {
         if (c.rowCount() <= 0) {
-          throw new ParquetCorruptionException(ErrorContext.of(file).inRowGroup(rowGroup.index())
-              .column(c.column().dottedPath()), "has " + c.rowCount() + " rows at row " + start
-              + " where the row group promises " + remaining + " more (batch of " + asked + ")");
+          failedColumn = i;
+          throw endsEarly(c, start, remaining);
         }
         rows = Math.min(rows, c.rowCount());
       }
     }
     return rows;
+  }
+
+  private ParquetCorruptionException endsEarly(ColumnBatch c, long start, long remaining) {
+    return new ParquetCorruptionException(ErrorContext.of(file).inRowGroup(rowGroup.index())
+        .column(c.column().dottedPath()), "has " + c.rowCount() + " rows at row " + start
+        + " where the row group promises " + remaining + " more");
+  }
+
+  /**
+   * {@code e}, or the error of a column before the one that threw it, read on to the row group's
+   * end: the first column in order that fails. Only where every column reads every row in order
+   * (no page selection, no rows passed over by late materialization), and not for an interrupt.
+   */
+  private Exception firstInColumnOrder(Exception e) {
+    int failed = failedColumn >= 0 ? failedColumn : decoder.failedColumn();
+    if (failed <= 0 || filtered || lateSkipped || e instanceof InterruptedIOException) {
+      return e;
+    }
+    long end = rowGroup.numRows();
+    long byteLimit = context.options().decode().batchBytes();
+    for (int i = 0; i < failed; i++) {
+      ColumnChunkReader r = readers.get(i);
+      try {
+        for (long at = r.rowPosition(); at < end; ) {
+          ColumnBatch c = r.readBatch(at, (int) Math.min(batchRows, end - at), byteLimit);
+          if (c.rowCount() <= 0) {
+            throw endsEarly(c, at, end - at);
+          }
+          at += c.rowCount();
+        }
+        r.checkExhausted();
+      } catch (IOException | RuntimeException earlier) {
+        return earlier;
+      }
+    }
+    return e;
   }
 
   /**

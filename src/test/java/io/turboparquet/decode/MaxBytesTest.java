@@ -129,4 +129,32 @@ class MaxBytesTest {
     }
     assertEquals(0, source.outstanding(), "buffers leaked");
   }
+
+  /**
+   * A BYTE_ARRAY dictionary without entries bounds its values at 0 bytes, never a negative count
+   * (whose error then named a number that changed with the batch size): the indices' own error,
+   * index out of range, is what every batch size reports.
+   */
+  @Test
+  void anEmptyBinaryDictionaryBoundsAtZeroBytes() {
+    TrackingBufferSource source = new TrackingBufferSource();
+    ByteBuf page = source.buffer(16);
+    try (Dictionary empty = Dictionary.read(page, 0, 0, 0, BYTE_ARRAY, 0, source)) {
+      assertEquals(0, empty.maxLength());
+      ByteBuf indices = source.buffer(16);
+      indices.writeByte(8).writeByte(2 << 1).writeByte(0); // bit width 8, an RLE run of two 0s
+      try (ValueSink sink = new ValueSink(source, ValueSink.VARIABLE)) {
+        ValuesDecoder d = Decoders.create(RLE_DICTIONARY, BYTE_ARRAY, 0, empty);
+        d.init(indices, 0, 3, 2);
+        for (int n = 1; n <= 2; n++) {
+          assertEquals(0, d.maxBytes(n), "bound of " + n);
+        }
+      } finally {
+        indices.release();
+      }
+    } finally {
+      page.release();
+    }
+    assertEquals(0, source.outstanding());
+  }
 }

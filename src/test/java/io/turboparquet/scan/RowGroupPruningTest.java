@@ -603,7 +603,7 @@ class RowGroupPruningTest {
     Path bigClaim = withDictionaryHeader("dict-big-claim.parquet", v1, "cat", h -> h.setUncompressed_page_size(1 << 24));
     assertTrue(corrupt(bigClaim, "cat = 999").getMessage().contains("can expand to"));
     Path pastFile = withDictionaryHeader("dict-past-file.parquet", v1, "cat", h -> h.setCompressed_page_size(1 << 30));
-    assertTrue(corrupt(pastFile, "cat = 999").getMessage().contains("past the end of the file"));
+    assertTrue(corrupt(pastFile, "cat = 999").getMessage().contains("past the end of the column chunk"));
     Path entries = withDictionaryHeader("dict-entries.parquet", v1, "cat",
         h -> h.getDictionary_page_header().setNum_values(1 << 30));
     assertTrue(corrupt(entries, "cat = 999").getMessage().contains("dictionary"));
@@ -613,8 +613,8 @@ class RowGroupPruningTest {
   }
 
   /**
-   * A dictionary page that runs past its chunk's stated end (old writers understate it) is not used,
-   * and no error: the pruning says "may match" and the page readers decide.
+   * A dictionary page that runs past its chunk's end is not used, and no error: the pruning says "may
+   * match" and the page readers report it if the scan reads the chunk.
    */
   @Test
   void dictionaryPagePastTheChunkIsNotUsed() throws IOException {

@@ -13,6 +13,7 @@ import io.turboparquet.scan.Batch;
 import io.turboparquet.scan.ParquetFileScanner;
 import io.turboparquet.scan.ScanContext;
 import io.turboparquet.scan.ScanMetrics;
+import io.turboparquet.scan.ScanOptions;
 import io.turboparquet.scan.ScanPools;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -106,10 +107,43 @@ public final class FuzzRunner implements AutoCloseable {
     }
   }
 
-  /** Our read: ACCEPTED with the digest lines as detail, or how it failed. */
+  /**
+   * Our read alone, no oracle: {@code bytes} as file {@code fileName} read with {@code options}
+   * (which replace the mode's own) over the columns {@code mode}'s footer stride picks. ACCEPTED
+   * with the digest lines as detail, or how it failed; HANG after the timeout.
+   */
+  public CaseResult ours(String fileName, byte[] bytes, ReadMode mode, ScanOptions options) {
+    Path file = workDir.resolve(fileName);
+    try {
+      Files.write(file, bytes);
+      return onOwnThread(() -> read(file, mode, options)).get(timeoutMillis, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      replacePools();
+      return new CaseResult(Outcome.HANG, "no end within " + timeoutMillis + " ms (" + options + ")");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("case runner failed", e.getCause());
+    } finally {
+      try {
+        Files.deleteIfExists(file);
+      } catch (IOException e) {
+        // the work directory is scratch space
+      }
+    }
+  }
+
   private CaseResult read(Path file, ReadMode mode) {
+    return read(file, mode, mode.options());
+  }
+
+  /** Our read: ACCEPTED with the digest lines as detail, or how it failed. */
+  private CaseResult read(Path file, ReadMode mode, ScanOptions options) {
     TrackingBufferSource buffers = new TrackingBufferSource();
-    ScanContext context = new ScanContext(fs, mode.options(), buffers, pools.scanPool(), pools.decodePool(),
+    ScanContext context = new ScanContext(fs, options, buffers, pools.scanPool(), pools.decodePool(),
         new ScanMetrics());
     CaseResult result;
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toUri());
@@ -279,7 +313,7 @@ public final class FuzzRunner implements AutoCloseable {
   /**
    * Whether every column where our digest differs from parquet-java's holds exactly the intact
    * seed's values: the edit touched nothing those values depend on, or something only parquet-java
-   * trusts (a chunk's stored size a few bytes short, which it believes and we read past), while
+   * trusts, while
    * other columns may have been changed by the edit and agree. A column that the two readers
    * already read differently in the intact seed (a seed that is itself such a file, e.g. a committed
    * reproducer) is not judged: parquet-java is no oracle for it in any edit of that seed.

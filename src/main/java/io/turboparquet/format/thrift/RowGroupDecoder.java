@@ -306,6 +306,13 @@ final class RowGroupDecoder {
       throw r.corrupt(where() + "ColumnMetaData.dictionary_page_offset " + dictionaryPageOffset
           + " is outside the file");
     }
+    // The chunk's declared range bounds every read of it, in every read mode: checked here, once.
+    long start = dictionaryPageOffset >= 0 && dictionaryPageOffset < dataPageOffset ? dictionaryPageOffset
+        : dataPageOffset;
+    if (totalCompressed > fileLength - start) {
+      throw r.corrupt(where() + "ColumnMetaData.total_compressed_size " + totalCompressed + " at offset " + start
+          + " runs past the end of the file (" + fileLength + " bytes)");
+    }
   }
 
   /**
