@@ -11,6 +11,7 @@ import io.turboparquet.scan.RowGroupPipeline;
 import io.turboparquet.scan.RowGroupRead;
 import io.turboparquet.scan.ScanOptions;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -23,6 +24,7 @@ import org.apache.drill.common.types.Types;
 import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.exec.exception.SchemaChangeException;
 import org.apache.drill.exec.expr.TypeHelper;
+import org.apache.drill.exec.ops.FragmentContext;
 import org.apache.drill.exec.ops.OperatorContext;
 import org.apache.drill.exec.ops.OperatorStats;
 import org.apache.drill.exec.physical.impl.OutputMutator;
@@ -121,10 +123,14 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     this.readIndex = index;
   }
 
+  /** The fragment's state: a scan stopped by Drill's cancel (an interrupt) reports a cancel, not a read error. */
+  private FragmentContext.ExecutorState executorState;
+
   @Override
   public void setup(OperatorContext context, OutputMutator output) throws ExecutionSetupException {
     long start = System.nanoTime();
     stats = context.getStats();
+    executorState = context.getFragmentContext().getExecutorState();
     try {
       if (complex != null) {
         complex.setup(output);
@@ -315,6 +321,9 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
   private UserException error(Exception e) {
     if (e instanceof UserException u) {
       return u;
+    }
+    if (e instanceof InterruptedIOException && executorState != null) {
+      executorState.checkContinue(); // a cancelled fragment: Drill's QueryCancelledException, not a read error
     }
     UserException.Builder error = UserException.dataReadError(e)
         .message("turbo-parquet failed to read %s: %s", path, e.getMessage())

@@ -42,6 +42,7 @@ final class TurboParquetScanBatch extends ScanBatch {
       return;
     }
     closed = true;
+    pipeline.cancel(); // decoding ahead on the scan-decode pool stops at its next batch (cancel, LIMIT, failure)
     try {
       super.close();
     } finally {

@@ -66,6 +66,7 @@ final class BatchDecoder {
     for (int i = 0; i < readers.size(); i++) {
       if (chosen == null || chosen[i] == wanted) {
         try {
+          context.checkCancelled(where(i));
           into[i] = readers.get(i).readBatch(start, rows, byteLimit);
         } catch (IOException | RuntimeException e) {
           failedColumn = i;
@@ -73,6 +74,10 @@ final class BatchDecoder {
         }
       }
     }
+  }
+
+  private ErrorContext where(int column) {
+    return ErrorContext.of(file).inRowGroup(rowGroupIndex).column(readers.get(column).column().dottedPath());
   }
 
   /** The column whose error the last decode threw (the first in column order that failed), or -1. */
@@ -87,7 +92,11 @@ final class BatchDecoder {
     for (int i = 0; i < readers.size(); i++) {
       if (chosen == null || chosen[i] == wanted) {
         ColumnChunkReader r = readers.get(i);
-        tasks[i] = new DecodeTask(() -> r.readBatch(start, rows, byteLimit));
+        ErrorContext where = where(i);
+        tasks[i] = new DecodeTask(() -> {
+          context.checkCancelled(where);
+          return r.readBatch(start, rows, byteLimit);
+        });
       }
     }
     for (int i : largestFirst) {

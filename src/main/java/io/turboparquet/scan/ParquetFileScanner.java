@@ -155,6 +155,16 @@ public final class ParquetFileScanner implements AutoCloseable {
     }
   }
 
+  /**
+   * Asks the scan to stop, from any thread: the thread in {@link #next} gets an
+   * {@code InterruptedIOException} within one batch's work, however much work the file claims, and
+   * must then {@link #close} the scanner, which releases every buffer. Interrupting that thread
+   * does the same.
+   */
+  public void cancel() {
+    pipeline.cancel();
+  }
+
   @Override
   public void close() {
     pipeline.close();

@@ -276,6 +276,15 @@ public final class RowGroupPipeline implements AutoCloseable {
     }
   }
 
+  /**
+   * Asks the scan to stop, from any thread ({@link ScanContext#cancel}): its decoding, here and on the
+   * decode pool, fails at its next batch with an {@code InterruptedIOException}. The thread that
+   * reads the batches must still {@link #close} the pipeline to release its buffers.
+   */
+  public void cancel() {
+    context.cancel();
+  }
+
   /** Stops every read not yet started, waits for running ones, and releases every buffer. */
   @Override
   public void close() {

@@ -219,7 +219,9 @@ final class RowGroupScanner implements AutoCloseable {
   private int failedColumn = -1;
 
   private Batch nextBatch() throws IOException {
+    ErrorContext where = ErrorContext.of(file).inRowGroup(rowGroup.index());
     while (true) {
+      context.checkCancelled(where); // late materialization may pass over many batches in one call
       long start = nextStart();
       if (start < 0) {
         if (!checkedEnd && !filtered) { // once the last batch is done with: no column may hold values past the rows
@@ -322,6 +324,7 @@ final class RowGroupScanner implements AutoCloseable {
       ColumnChunkReader r = readers.get(i);
       try {
         for (long at = r.rowPosition(); at < end; ) {
+          context.checkCancelled(ErrorContext.of(file).inRowGroup(rowGroup.index()));
           ColumnBatch c = r.readBatch(at, (int) Math.min(batchRows, end - at), byteLimit);
           if (c.rowCount() <= 0) {
             throw endsEarly(c, at, end - at);

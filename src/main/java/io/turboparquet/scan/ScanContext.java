@@ -1,6 +1,8 @@
 package io.turboparquet.scan;
 
 import io.turboparquet.io.BufferSource;
+import io.turboparquet.io.ErrorContext;
+import java.io.InterruptedIOException;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import org.apache.hadoop.fs.FileSystem;
@@ -9,15 +11,26 @@ import org.apache.hadoop.fs.FileSystem;
  * What a scan runs with: its options and the stateful resources it borrows (file system, buffers,
  * pools), plus the metrics it fills. The pools are only used when the options ask for async reads
  * or parallel decoding.
+ *
+ * <p>{@link #cancel} may be called from any thread: the scan's decoding (on its own thread and on the
+ * decode pool) stops at its next batch with an {@link InterruptedIOException}, as it does when the
+ * thread that asks for batches is interrupted; the scan's owner then closes it, which releases every
+ * buffer. Contexts made by {@link #withOptions} share the signal.
  */
 public record ScanContext(FileSystem fileSystem, ScanOptions options, BufferSource buffers,
-    ExecutorService scanPool, ExecutorService decodePool, ScanMetrics metrics) {
+    ExecutorService scanPool, ExecutorService decodePool, ScanMetrics metrics, Cancellation cancellation) {
+
+  public ScanContext(FileSystem fileSystem, ScanOptions options, BufferSource buffers, ExecutorService scanPool,
+      ExecutorService decodePool, ScanMetrics metrics) {
+    this(fileSystem, options, buffers, scanPool, decodePool, metrics, new Cancellation());
+  }
 
   public ScanContext {
     Objects.requireNonNull(fileSystem, "fileSystem");
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(buffers, "buffers");
     Objects.requireNonNull(metrics, "metrics");
+    Objects.requireNonNull(cancellation, "cancellation");
     if (options.io().asyncPageReads() && scanPool == null) {
       throw new IllegalArgumentException("async page reads need a scan pool");
     }
@@ -32,6 +45,32 @@ public record ScanContext(FileSystem fileSystem, ScanOptions options, BufferSour
 
   /** The same resources and metrics with other options (e.g. a row group's batch size). */
   public ScanContext withOptions(ScanOptions other) {
-    return new ScanContext(fileSystem, other, buffers, scanPool, decodePool, metrics);
+    return new ScanContext(fileSystem, other, buffers, scanPool, decodePool, metrics, cancellation);
+  }
+
+  /** Asks the scan to stop (any thread): its decoding fails at its next batch. */
+  public void cancel() {
+    cancellation.cancelled = true;
+  }
+
+  public boolean cancelled() {
+    return cancellation.cancelled;
+  }
+
+  /**
+   * Throws when the scan is cancelled or the calling thread interrupted (Drill interrupts a cancelled
+   * fragment's thread). Called once per batch of a column and per batch of a row group, so that a
+   * cancelled scan stops within one batch's work ({@code batchSize}, {@code batchBytes}) however
+   * much work its file claims.
+   */
+  void checkCancelled(ErrorContext where) throws InterruptedIOException {
+    if (cancellation.cancelled || Thread.currentThread().isInterrupted()) {
+      throw where.interrupted("the scan was cancelled");
+    }
+  }
+
+  /** The cancel signal of a scan, shared by its contexts. */
+  public static final class Cancellation {
+    private volatile boolean cancelled;
   }
 }
