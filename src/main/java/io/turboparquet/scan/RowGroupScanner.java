@@ -200,10 +200,11 @@ final class RowGroupScanner implements AutoCloseable {
 
   /**
    * The next batch, or null when the row group is done. Invalidates the previous batch. A failure is
-   * the row group's first in column order, whatever the batch size or the threads: when column j
-   * fails, the columns before it are read on to the row group's end (on this thread, on the error
-   * path only) and the first of them that fails too is reported instead, since a scan with larger
-   * batches would have met its error in the same batch as j's, and reported it first.
+   * the same whatever the batch size (up to {@link ScanOptions#DEFAULT_BATCH_SIZE}) or the threads:
+   * when column j fails, the columns before it are read on to the end of j's batch of that largest
+   * size (on this thread, on the error path only) and the first of them that fails too is reported
+   * instead, since a scan with such batches would have met its error in the same batch as j's, and
+   * reported it first.
    */
   public Batch next() throws IOException {
     failedColumn = -1;
@@ -309,16 +310,19 @@ final class RowGroupScanner implements AutoCloseable {
   }
 
   /**
-   * {@code e}, or the error of a column before the one that threw it, read on to the row group's
-   * end: the first column in order that fails. Only where every column reads every row in order
-   * (no page selection, no rows passed over by late materialization), and not for an interrupt.
+   * {@code e}, or the error of a column before the one that threw it, read on to the end of the
+   * failing batch as the largest batches cut it: the first column in order that fails. Bounded by
+   * one such batch per column, so that a crafted page cannot make the error path long. Only where
+   * every column reads every row in order (no page selection, no rows passed over by late
+   * materialization), and not for an interrupt.
    */
   private Exception firstInColumnOrder(Exception e) {
     int failed = failedColumn >= 0 ? failedColumn : decoder.failedColumn();
     if (failed <= 0 || filtered || lateSkipped || e instanceof InterruptedIOException) {
       return e;
     }
-    long end = rowGroup.numRows();
+    long window = Math.max(batchRows, ScanOptions.DEFAULT_BATCH_SIZE);
+    long end = Math.min(rowGroup.numRows(), (readers.get(failed).rowPosition() / window + 1) * window);
     long byteLimit = context.options().decode().batchBytes();
     for (int i = 0; i < failed; i++) {
       ColumnChunkReader r = readers.get(i);
@@ -331,7 +335,9 @@ final class RowGroupScanner implements AutoCloseable {
           }
           at += c.rowCount();
         }
-        r.checkExhausted();
+        if (end == rowGroup.numRows()) {
+          r.checkExhausted();
+        }
       } catch (IOException | RuntimeException earlier) {
         return earlier;
       }

@@ -17,6 +17,8 @@ public record ScanOptions(Threads threads, Io io, Decode decode, Pruning pruning
   public static final int MIN_BUFFER_SIZE = 4 * 1024;
   /** The largest {@code batchBytes}: 2 GiB less 1 MiB of room for decoders' reservations. */
   public static final long MAX_BATCH_BYTES = (1L << 31) - (1L << 20);
+  /** Rows per batch unless set. */
+  public static final int DEFAULT_BATCH_SIZE = 32_768;
 
   public ScanOptions {
     require(threads != null && io != null && decode != null && pruning != null && limits != null,
@@ -198,7 +200,7 @@ public record ScanOptions(Threads threads, Io io, Decode decode, Pruning pruning
     private long coalesceGap = 0;
     private int coalesceMaxSize = 1 << 20;
     private boolean prefetchRowGroups = true;
-    private int batchSize = 32_768;
+    private int batchSize = DEFAULT_BATCH_SIZE;
     private long batchBytes = 256L << 20;
     private boolean parallelDecode = true;
     private boolean decodeAhead = false;
