@@ -24,15 +24,18 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A scan of a file that claims hours of work (the crafted {@link BombFiles}) stops within a second
- * of being cancelled, by {@link ParquetFileScanner#cancel} from another thread or by an interrupt of
+ * A scan of a file that claims hours of work (the crafted {@link BombFiles}) stops promptly after
+ * being cancelled (measured 1-360 ms on an idle machine; asserted within 2 s), by {@link ParquetFileScanner#cancel} from another thread or by an interrupt of
  * the thread reading it (what Drill does to a cancelled fragment), and its close releases every
  * buffer. In every read mode, and while late materialization passes over batches inside one
  * {@code next()} call.
  */
 class CancelScanTest {
-  /** Generous on a loaded 2-core machine: one batch's work takes well under 100 ms. */
-  private static final long DEADLINE_MS = 1000;
+  /**
+   * A second is the goal; twice that holds on the 2-core CI machine with a second test JVM beside
+   * this one (a case once took 1,067 ms there). Without the cancel checks no case stops in 5 s.
+   */
+  private static final long DEADLINE_MS = 2000;
   private static final ScanHarness HARNESS = new ScanHarness();
 
   @TempDir

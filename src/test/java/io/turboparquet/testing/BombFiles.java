@@ -109,13 +109,13 @@ public final class BombFiles {
     long dictionaryOffset = out.size();
     PageHeader dict = new PageHeader(PageType.DICTIONARY_PAGE, dictionary.length, dictionary.length);
     dict.setDictionary_page_header(new DictionaryPageHeader(1, Encoding.PLAIN));
-    out.writeBytes(header(dict));
+    out.writeBytes(CorruptFiles.encode(dict));
     out.writeBytes(dictionary);
     long dataOffset = out.size();
     for (int p = 0; p < pages; p++) {
       PageHeader data = new PageHeader(PageType.DATA_PAGE, body.length, body.length);
       data.setData_page_header(new DataPageHeader(values, Encoding.RLE_DICTIONARY, Encoding.RLE, Encoding.RLE));
-      out.writeBytes(header(data));
+      out.writeBytes(CorruptFiles.encode(data));
       out.writeBytes(body);
     }
     long chunkBytes = out.size() - dictionaryOffset;
@@ -157,15 +157,5 @@ public final class BombFiles {
 
   private static Path dir(Path file) {
     return file.toAbsolutePath().getParent();
-  }
-
-  private static byte[] header(PageHeader h) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    try {
-      Util.writePageHeader(h, out);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return out.toByteArray();
   }
 }

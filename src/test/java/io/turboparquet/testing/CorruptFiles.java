@@ -236,7 +236,8 @@ public final class CorruptFiles {
     }
   }
 
-  private static byte[] encode(PageHeader h) {
+  /** The Thrift compact encoding of a page header. */
+  static byte[] encode(PageHeader h) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     try {
       Util.writePageHeader(h, out);

@@ -76,9 +76,7 @@ public final class FuzzRunner implements AutoCloseable {
    * column, say) and parquet-java, not the core, was misled by it.
    */
   public CaseResult run(String fileName, byte[] bytes, ReadMode mode, byte[] seed) {
-    Path file = workDir.resolve(fileName);
-    try {
-      Files.write(file, bytes);
+    return onScratchFile(fileName, bytes, file -> {
       CompletableFuture<CaseResult> read = onOwnThread(() -> read(file, mode));
       CaseResult ours;
       try {
@@ -91,20 +89,7 @@ public final class FuzzRunner implements AutoCloseable {
         return ours;
       }
       return compareWithParquetJava(file, ours, mode, seed);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    } catch (ExecutionException e) {
-      throw new IllegalStateException("case runner failed", e.getCause());
-    } finally {
-      try {
-        Files.deleteIfExists(file);
-      } catch (IOException e) {
-        // the work directory is scratch space
-      }
-    }
+    });
   }
 
   /**
@@ -113,13 +98,26 @@ public final class FuzzRunner implements AutoCloseable {
    * with the digest lines as detail, or how it failed; HANG after the timeout.
    */
   public CaseResult ours(String fileName, byte[] bytes, ReadMode mode, ScanOptions options) {
+    return onScratchFile(fileName, bytes, file -> {
+      try {
+        return onOwnThread(() -> read(file, mode, options)).get(timeoutMillis, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        replacePools();
+        return new CaseResult(Outcome.HANG, "no end within " + timeoutMillis + " ms (" + options + ")");
+      }
+    });
+  }
+
+  /** A case's work on its bytes written to a scratch file, deleted after. */
+  private interface CaseWork {
+    CaseResult run(Path file) throws IOException, InterruptedException, ExecutionException;
+  }
+
+  private CaseResult onScratchFile(String fileName, byte[] bytes, CaseWork work) {
     Path file = workDir.resolve(fileName);
     try {
       Files.write(file, bytes);
-      return onOwnThread(() -> read(file, mode, options)).get(timeoutMillis, TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      replacePools();
-      return new CaseResult(Outcome.HANG, "no end within " + timeoutMillis + " ms (" + options + ")");
+      return work.run(file);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
