@@ -5,6 +5,9 @@ import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 
 import io.turboparquet.testing.BombFiles;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.drill.common.exceptions.UserException;
@@ -37,6 +40,8 @@ public class CancelDrillTest extends ClusterTest {
   public void aCancelledCraftedScanEndsAndTheNextQueryIsAnswered() throws Exception {
     BufferAllocator allocator = cluster.drillbit().getContext().getAllocator();
     long before = allocator.getAllocatedMemory();
+    java.util.Set<Thread> earlier = scanThreads().keySet(); // threads of earlier test classes in this JVM
+    earlier.forEach(t -> System.out.println("CancelDrillTest: already running turbo-parquet code: " + t.getName()));
     CompletableFuture<QueryId> id = new CompletableFuture<>();
     CompletableFuture<QueryState> end = new CompletableFuture<>();
     client.queryBuilder().sql("select count(*) from table(dfs.`dictionary_bomb.parquet`(type => '"
@@ -67,8 +72,11 @@ public class CancelDrillTest extends ClusterTest {
     long cancelled = System.nanoTime();
     client.client().cancelQuery(queryId).get(10, TimeUnit.SECONDS);
     long scanEnded = -1;
+    Map<Thread, StackTraceElement[]> scanning = Map.of();
     while (scanEnded < 0 && System.nanoTime() - cancelled < 10_000_000_000L) {
-      if (scanThreads() == 0) {
+      scanning = scanThreads();
+      scanning.keySet().removeAll(earlier);
+      if (scanning.isEmpty()) {
         scanEnded = (System.nanoTime() - cancelled) / 1_000_000;
       }
       Thread.sleep(10);
@@ -76,7 +84,7 @@ public class CancelDrillTest extends ClusterTest {
     QueryState state = end.get(30, TimeUnit.SECONDS);
     long millis = (System.nanoTime() - cancelled) / 1_000_000;
     assertEquals(QueryState.CANCELED, state);
-    assertTrue("turbo-parquet still scanning 10 s after the cancel", scanEnded >= 0);
+    assertTrue("turbo-parquet still scanning 10 s after the cancel: " + describe(scanning), scanEnded >= 0);
     assertTrue("the scan ended " + scanEnded + " ms after the cancel", scanEnded < 1_000);
     assertNotNull(Result.of(client, "select count(*) from (values(1))").cells());
     long deadline = System.currentTimeMillis() + 10_000;
@@ -89,10 +97,23 @@ public class CancelDrillTest extends ClusterTest {
   }
 
   /** Threads other than this one running turbo-parquet's code (the fragment's, the scan and decode pools'). */
-  private static long scanThreads() {
-    return Thread.getAllStackTraces().entrySet().stream()
-        .filter(e -> e.getKey() != Thread.currentThread())
-        .filter(e -> java.util.Arrays.stream(e.getValue()).anyMatch(f -> f.getClassName().startsWith("io.turboparquet.")))
-        .count();
+  private static Map<Thread, StackTraceElement[]> scanThreads() {
+    Map<Thread, StackTraceElement[]> out = new HashMap<>();
+    Thread.getAllStackTraces().forEach((t, stack) -> {
+      if (t != Thread.currentThread()
+          && Arrays.stream(stack).anyMatch(f -> f.getClassName().startsWith("io.turboparquet."))) {
+        out.put(t, stack);
+      }
+    });
+    return out;
+  }
+
+  private static String describe(Map<Thread, StackTraceElement[]> threads) {
+    StringBuilder b = new StringBuilder();
+    threads.forEach((t, stack) -> {
+      b.append("\n").append(t.getName()).append(' ').append(t.getState());
+      Arrays.stream(stack).limit(12).forEach(f -> b.append("\n    ").append(f));
+    });
+    return b.toString();
   }
 }

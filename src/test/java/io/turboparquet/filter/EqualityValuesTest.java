@@ -27,7 +27,8 @@ class EqualityValuesTest {
       col(9, "b", PhysicalType.BOOLEAN, 0, null),
       col(10, "day", PhysicalType.INT32, 0, "DATE"),
       col(11, "u", PhysicalType.INT32, 0, "INTEGER(32,false)"),
-      col(12, "t", PhysicalType.INT96, 0, null));
+      col(12, "t", PhysicalType.INT96, 0, null),
+      col(13, "h", PhysicalType.FIXED_LEN_BYTE_ARRAY, 2, "FLOAT16"));
   static final Schema SCHEMA = new Schema(null, COLUMNS);
 
   static ColumnDescriptor col(int i, String name, PhysicalType t, int len, String logical) {
@@ -98,9 +99,19 @@ class EqualityValuesTest {
   }
 
   @Test
+  void unsignedIntegersAndHalfFloatsAsStored() {
+    assertEquals(List.of("05000000"), hex("u = 5"));
+    assertEquals(List.of("ffffffff"), hex("u = 4294967295"), "2^32 - 1 is stored as -1");
+    assertEquals(List.of(), hex("u = -1"), "no unsigned value is negative");
+    assertEquals(List.of(), hex("u = 4294967296"));
+    assertEquals(List.of("003e"), hex("h = 1.5"), "half-precision 1.5, little-endian");
+    assertEquals(List.of("0000", "0080"), hex("h = 0"), "both zeros");
+    assertEquals(List.of(), hex("h = 0.1"), "no half is 0.1");
+  }
+
+  @Test
   void whatCannotBeListed() {
     assertNull(hex("b = TRUE"));
-    assertNull(hex("u = 5"));
     assertNull(hex("t = 'x'"));
     assertNull(hex("i > 5"));
     assertNull(hex("i <> 5"));

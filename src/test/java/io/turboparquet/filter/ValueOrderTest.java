@@ -116,18 +116,18 @@ class ValueOrderTest {
   }
 
   @Test
-  void unsignedIntegersAndFloat16AreNotYetUsedByFilters() {
+  void filtersOrderUnsignedIntegersAndFloat16ButNotWkbInt96OrIntervals() {
     for (String logical : List.of("UINT_8", "UINT_16", "UINT_32", "INTEGER(32,false)")) {
-      assertNull(ValueOrder.of(col(PhysicalType.INT32, 0, logical)), logical);
-      assertNotNull(ValueOrder.forValues(col(PhysicalType.INT32, 0, logical)), logical);
+      assertTrue(ValueOrder.of(col(PhysicalType.INT32, 0, logical)).unsigned(), logical);
     }
-    assertNull(ValueOrder.of(col(PhysicalType.INT64, 0, "UINT_64")));
-    assertNull(ValueOrder.of(col(PhysicalType.FIXED_LEN_BYTE_ARRAY, 2, "FLOAT16")));
-    assertNotNull(ValueOrder.forValues(col(PhysicalType.FIXED_LEN_BYTE_ARRAY, 2, "FLOAT16")));
+    assertTrue(ValueOrder.of(col(PhysicalType.INT64, 0, "UINT_64")).unsigned());
+    assertTrue(ValueOrder.of(col(PhysicalType.FIXED_LEN_BYTE_ARRAY, 2, "FLOAT16")).mayHideNaN());
     assertNull(ValueOrder.forValues(col(PhysicalType.FIXED_LEN_BYTE_ARRAY, 3, "FLOAT16")));
     assertNull(ValueOrder.forValues(col(PhysicalType.INT96, 0, null)));
     assertNull(ValueOrder.forValues(col(PhysicalType.FIXED_LEN_BYTE_ARRAY, 12, "INTERVAL")));
-    assertNotNull(ValueOrder.of(col(PhysicalType.INT32, 0, "INTEGER(8,true)")));
+    assertNull(ValueOrder.of(col(PhysicalType.BYTE_ARRAY, 0, "GEOMETRY")));
+    assertNotNull(ValueOrder.forValues(col(PhysicalType.BYTE_ARRAY, 0, "GEOMETRY")), "WKB as bytes, for head");
+    assertFalse(ValueOrder.of(col(PhysicalType.INT32, 0, "INTEGER(8,true)")).unsigned());
   }
 
   @Test
