@@ -92,6 +92,10 @@ final class DrillColumn {
     return type;
   }
 
+  Conversion conversion() {
+    return conversion;
+  }
+
   /** Whether the vector is variable-width (offsets and bytes), for the profile's split of copy time. */
   boolean isVariableWidth() {
     return conversion == Conversion.VARIABLE || conversion == Conversion.FIXED_TO_VARIABLE

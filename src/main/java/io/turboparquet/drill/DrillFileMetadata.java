@@ -5,7 +5,6 @@ import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.FileMetadata;
-import io.turboparquet.format.PhysicalType;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.SchemaNode;
 import java.io.IOException;
@@ -14,10 +13,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.apache.drill.common.expression.SchemaPath;
+import org.apache.drill.common.types.TypeProtos.MinorType;
 import org.apache.drill.exec.store.parquet.ParquetReaderConfig;
 import org.apache.drill.exec.store.parquet.ParquetReaderUtility;
 import org.apache.drill.exec.store.parquet.ParquetReaderUtility.DateCorruptionStatus;
@@ -94,6 +93,10 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
     /** FLOAT16: FLOAT4, bounds widened exactly. */
     FLOAT16_AS_FLOAT(PrimitiveTypeName.FLOAT, null, 0);
 
+    /** The readings that type columns (session options do not change the types decided here). */
+    private static final DrillPredicates.Reading TYPES = reading(false);
+    private static final DrillPredicates.Reading BUILT_IN_TYPES = reading(true);
+
     final PrimitiveTypeName primitive;
     final OriginalType original;
     final int precision;
@@ -104,20 +107,31 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
       this.precision = precision;
     }
 
+    /**
+     * How {@code c} is planned: as stored where {@link DrillColumn} reads it as the built-in reader
+     * does (always under {@code builtInTypes}), else as the type it reads it as.
+     */
     static Planned of(ColumnDescriptor c, boolean builtInTypes) {
       if (builtInTypes || !c.isFlat() || c.path().size() > 1) {
         return AS_STORED;
       }
-      if (c.isFloat16()) {
-        return FLOAT16_AS_FLOAT;
+      DrillColumn turbo;
+      DrillColumn builtIn;
+      try {
+        turbo = DrillColumn.of(c, TYPES);
+        builtIn = DrillColumn.of(c, BUILT_IN_TYPES);
+      } catch (RuntimeException e) {
+        return AS_STORED; // a column the reader refuses: its query fails anyway
       }
-      String logical = c.logicalType() == null ? "" : c.logicalType().toUpperCase(Locale.ROOT);
-      return switch (logical) {
-        case "UINT_8", "UINT_16", "INTEGER(8,FALSE)", "INTEGER(16,FALSE)" ->
-            c.physicalType() == PhysicalType.INT32 ? SMALL_UNSIGNED_AS_INT : AS_STORED;
-        case "UINT_32", "INTEGER(32,FALSE)" -> c.physicalType() == PhysicalType.INT32 ? UINT32_AS_BIGINT : AS_STORED;
-        case "UINT_64", "INTEGER(64,FALSE)" -> c.physicalType() == PhysicalType.INT64 ? UINT64_AS_DECIMAL : AS_STORED;
-        default -> AS_STORED;
+      if (turbo.type().getMinorType() == builtIn.type().getMinorType()) {
+        return AS_STORED;
+      }
+      return switch (turbo.conversion()) {
+        case UINT32_TO_LONG -> UINT32_AS_BIGINT;
+        case ULONG_TO_DECIMAL -> UINT64_AS_DECIMAL;
+        case HALF_TO_FLOAT -> FLOAT16_AS_FLOAT;
+        case COPY -> turbo.type().getMinorType() == MinorType.INT ? SMALL_UNSIGNED_AS_INT : AS_STORED;
+        default -> AS_STORED; // a type whose bounds this does not convert: Drill plans as the built-in reader
       };
     }
 
@@ -130,6 +144,11 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
         case FLOAT16_AS_FLOAT -> floats(HalfFloat.toFloat(int16(min)), HalfFloat.toFloat(int16(max)));
         case AS_STORED -> throw new IllegalStateException("stored bounds are Drill's own");
       };
+    }
+
+    private static DrillPredicates.Reading reading(boolean builtInTypes) {
+      return new DrillPredicates.Reading(false, false, false, builtInTypes, name -> false,
+          DateCorruptionStatus.META_SHOWS_NO_CORRUPTION);
     }
 
     private static Binary unsigned64(byte[] b) {
