@@ -53,10 +53,6 @@ public record ScanContext(FileSystem fileSystem, ScanOptions options, BufferSour
     cancellation.cancelled = true;
   }
 
-  public boolean cancelled() {
-    return cancellation.cancelled;
-  }
-
   /**
    * Throws when the scan is cancelled or the calling thread interrupted (Drill interrupts a cancelled
    * fragment's thread). Called once per batch of a column and per batch of a row group, so that a
