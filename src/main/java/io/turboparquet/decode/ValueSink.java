@@ -113,7 +113,7 @@ public final class ValueSink implements AutoCloseable {
    * them into, starting at byte {@link #writeIndex()}. Call {@link #advance(int)} afterwards.
    */
   public ByteBuf reserve(int n) {
-    if (((long) position + n) * width > valuesCapacity) {
+    if (values == null || ((long) position + n) * width > valuesCapacity) { // null: nothing decoded yet, even for n = 0
       setValues(grow(values, ((long) position + n) * width, position * width));
     }
     return values;
