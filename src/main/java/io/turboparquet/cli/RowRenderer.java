@@ -1,12 +1,11 @@
 package io.turboparquet.cli;
 
-import io.netty.buffer.ByteBuf;
-import io.turboparquet.decode.ValueSink;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.Repetition;
 import io.turboparquet.format.SchemaNode;
 import io.turboparquet.scan.Batch;
 import io.turboparquet.scan.ColumnBatch;
+import io.turboparquet.scan.LeafEntries;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,24 +21,15 @@ import java.util.Map;
  * named {@code array} or {@code <list>_tuple}); a MAP- (or MAP_KEY_VALUE-) annotated group is an
  * object when its keys are strings, else an array of {@code {"key": .., "value": ..}}; any other
  * repeated field is an array of its instances; any other group (VARIANT too) an object of its
- * fields. Whether an optional group is null is read from the definition levels of a leaf below it
- * that is under a repeated field; the core gives leaves outside every repeated field (flat columns)
- * only a validity byte, so an optional group with only such leaves below it is null when none of
- * them is defined (a present group whose leaves are all null renders as null too).
+ * fields. Whether an optional group is null is read from the definition levels of a projected
+ * leaf below it ({@link LeafEntries}: exact for flat leaves too).
  */
 final class RowRenderer {
   private final Node root;
   private final int leafCount;
   private final ValueText[] text;
   private final ColumnDescriptor[] columns;
-  // The loaded batch, per leaf: levels per entry (flat: one entry per row, definition -1 when
-  // undefined), the value slot of each entry, where each row's entries start, and the values.
-  private byte[][] reps;
-  private int[][] defs;
-  private int[][] slots;
-  private int[][] rowStarts;
-  private byte[][] values;
-  private int[][] offsets; // variable width; null for fixed width
+  private LeafEntries[] leaves; // the loaded batch
   private int rows;
 
   /**
@@ -69,7 +59,7 @@ final class RowRenderer {
     final List<Node> children = new ArrayList<>();
     final List<Integer> leaves = new ArrayList<>(); // projected leaves below (positions)
     int leaf = -1; // position of a leaf node
-    int driver = -1; // a leaf below that is under a repeated field: its levels are exact
+    int driver = -1; // the first projected leaf below: its levels say whether an instance is present
 
     Node(SchemaNode schema, int def, int rep) {
       this.schema = schema;
@@ -97,7 +87,7 @@ final class RowRenderer {
       }
       n.leaf = p;
       n.leaves.add(p);
-      n.driver = s.column().maxRepetitionLevel() > 0 ? p : -1;
+      n.driver = p;
       return n;
     }
     for (SchemaNode c : s.children()) {
@@ -117,69 +107,10 @@ final class RowRenderer {
   void load(Batch batch) {
     List<ColumnBatch> cols = batch.columns();
     rows = batch.rows();
-    reps = new byte[leafCount][];
-    defs = new int[leafCount][];
-    slots = new int[leafCount][];
-    rowStarts = new int[leafCount][];
-    values = new byte[leafCount][];
-    offsets = new int[leafCount][];
+    leaves = new LeafEntries[leafCount];
     for (int i = 0; i < leafCount; i++) {
-      ColumnBatch cb = cols.get(i);
-      ColumnDescriptor c = columns[i];
-      int entries = c.isFlat() ? cb.rowCount() : cb.entryCount();
-      byte[] rep = new byte[entries];
-      int[] def = new int[entries];
-      int[] slot = new int[entries];
-      int[] starts = new int[rows + 1];
-      int max = c.maxDefinitionLevel();
-      if (c.isFlat()) {
-        ByteBuf validity = cb.validity();
-        for (int e = 0; e < entries; e++) {
-          def[e] = validity == null || validity.getByte(e) != 0 ? max : -1;
-          slot[e] = e;
-          starts[e] = e;
-        }
-        starts[rows] = entries;
-      } else {
-        cb.repetitionLevels().getBytes(0, rep, 0, entries);
-        int next = 0;
-        int row = 0;
-        for (int e = 0; e < entries; e++) {
-          def[e] = cb.definitionLevels().getByte(e) & 0xff;
-          slot[e] = def[e] == max ? next++ : -1;
-          if (rep[e] == 0 && row < rows) {
-            starts[row++] = e;
-          }
-        }
-        while (row <= rows) {
-          starts[row++] = entries;
-        }
-      }
-      ValueSink sink = cb.values();
-      int n = sink.position();
-      if (sink.isVariableWidth()) {
-        int[] off = new int[n + 1];
-        for (int k = 0; k <= n; k++) {
-          off[k] = sink.offsets().getIntLE(k * 4);
-        }
-        values[i] = bytes(sink.values(), off[n]);
-        offsets[i] = off;
-      } else {
-        values[i] = bytes(sink.values(), n * sink.width());
-      }
-      reps[i] = rep;
-      defs[i] = def;
-      slots[i] = slot;
-      rowStarts[i] = starts;
+      leaves[i] = new LeafEntries(cols.get(i), rows);
     }
-  }
-
-  private static byte[] bytes(ByteBuf buf, int length) {
-    byte[] b = new byte[length];
-    if (length > 0) {
-      buf.getBytes(0, b, 0, length);
-    }
-    return b;
   }
 
   /** Rows of the loaded batch. */
@@ -192,8 +123,8 @@ final class RowRenderer {
     int[] from = new int[leafCount];
     int[] to = new int[leafCount];
     for (int i = 0; i < leafCount; i++) {
-      from[i] = rowStarts[i][row];
-      to[i] = rowStarts[i][row + 1];
+      from[i] = leaves[i].rowStart(row);
+      to[i] = leaves[i].rowStart(row + 1);
     }
     StringBuilder out = new StringBuilder();
     object(root, from, to, out);
@@ -217,30 +148,16 @@ final class RowRenderer {
     if (n.schema.repetition() == Repetition.REQUIRED) {
       return true;
     }
-    if (n.driver >= 0) {
-      return defs[n.driver][from[n.driver]] >= n.def;
-    }
-    for (int leaf : n.leaves) { // only flat leaves below: present when one of them is defined
-      if (defs[leaf][from[leaf]] >= 0) {
-        return true;
-      }
-    }
-    return false;
+    return leaves[n.driver].def(from[n.driver]) >= n.def;
   }
 
   private void leaf(int leaf, int entry, StringBuilder out) {
-    if (defs[leaf][entry] != columns[leaf].maxDefinitionLevel()) {
+    LeafEntries l = leaves[leaf];
+    if (!l.defined(entry)) {
       out.append("null");
       return;
     }
-    int slot = slots[leaf][entry];
-    int[] off = offsets[leaf];
-    if (off != null) {
-      text[leaf].append(out, values[leaf], off[slot], off[slot + 1] - off[slot]);
-    } else {
-      int width = columns[leaf].valueWidth();
-      text[leaf].append(out, values[leaf], slot * width, width);
-    }
+    text[leaf].append(out, l.values(), l.valueOffset(entry), l.valueLength(entry));
   }
 
   /** One present instance of {@code n}: a leaf's value, or a group as its annotation says. */
@@ -290,7 +207,7 @@ final class RowRenderer {
   private List<int[][]> instances(Node n, int[] from, int[] to) {
     List<int[][]> out = new ArrayList<>();
     int d = n.driver;
-    if (d < 0 || from[d] >= to[d] || defs[d][from[d]] < n.def) {
+    if (from[d] >= to[d] || leaves[d].def(from[d]) < n.def) {
       return out; // no instance (an empty or null list: the parent says which)
     }
     int count = Integer.MAX_VALUE;
@@ -299,7 +216,7 @@ final class RowRenderer {
       int[] s = new int[to[leaf] - from[leaf]];
       int k = 0;
       for (int e = from[leaf]; e < to[leaf]; e++) {
-        if (e == from[leaf] || reps[leaf][e] <= n.rep) {
+        if (e == from[leaf] || leaves[leaf].rep(e) <= n.rep) {
           s[k++] = e;
         }
       }
