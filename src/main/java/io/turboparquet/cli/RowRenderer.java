@@ -1,11 +1,16 @@
 package io.turboparquet.cli;
 
 import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.Repetition;
 import io.turboparquet.format.SchemaNode;
+import io.turboparquet.format.VariantJson;
 import io.turboparquet.scan.Batch;
 import io.turboparquet.scan.ColumnBatch;
 import io.turboparquet.scan.LeafEntries;
+import io.turboparquet.scan.VariantColumn;
+import io.turboparquet.scan.VariantRebuilder;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,7 +26,8 @@ import java.util.Map;
  * named {@code array} or {@code <list>_tuple}); a MAP- (or MAP_KEY_VALUE-) annotated group is an
  * object when its keys are strings, else an array of {@code {"key": .., "value": ..}}; any other
  * repeated field is an array of its instances; any other group (VARIANT too) an object of its
- * fields. Whether an optional group is null is read from the definition levels of a projected
+ * fields, except a VARIANT-annotated group whose leaves are all projected: the JSON of its value,
+ * rebuilt from its shredded columns ({@link VariantRebuilder}, {@link VariantJson}). Whether an optional group is null is read from the definition levels of a projected
  * leaf below it ({@link LeafEntries}: exact for flat leaves too).
  */
 final class RowRenderer {
@@ -29,14 +35,19 @@ final class RowRenderer {
   private final int leafCount;
   private final ValueText[] text;
   private final ColumnDescriptor[] columns;
+  private final String file;
   private LeafEntries[] leaves; // the loaded batch
+  private int rowGroup;
+  private long firstRow;
+  private int currentRow;
   private int rows;
 
   /**
    * @param schema the file's schema tree
    * @param projection the scanner's projected leaves, in the order of the batch's columns
    */
-  RowRenderer(SchemaNode schema, List<ColumnDescriptor> projection) {
+  RowRenderer(String file, SchemaNode schema, List<ColumnDescriptor> projection) {
+    this.file = file;
     Map<Integer, Integer> position = new HashMap<>();
     for (int i = 0; i < projection.size(); i++) {
       position.put(projection.get(i).index(), i);
@@ -47,7 +58,7 @@ final class RowRenderer {
     for (int i = 0; i < leafCount; i++) {
       text[i] = new ValueText(columns[i]);
     }
-    Node r = build(schema, 0, 0, position, true);
+    Node r = build(schema, 0, 0, position, true, "");
     this.root = r == null ? new Node(schema, 0, 0) : r;
   }
 
@@ -60,6 +71,8 @@ final class RowRenderer {
     final List<Integer> leaves = new ArrayList<>(); // projected leaves below (positions)
     int leaf = -1; // position of a leaf node
     int driver = -1; // the first projected leaf below: its levels say whether an instance is present
+    VariantRebuilder variant; // a VARIANT group whose leaves are all projected: rendered as its JSON
+    String path; // dotted, for errors
 
     Node(SchemaNode schema, int def, int rep) {
       this.schema = schema;
@@ -76,10 +89,12 @@ final class RowRenderer {
     }
   }
 
-  private Node build(SchemaNode s, int parentDef, int parentRep, Map<Integer, Integer> position, boolean isRoot) {
+  private Node build(SchemaNode s, int parentDef, int parentRep, Map<Integer, Integer> position, boolean isRoot,
+      String parentPath) {
     int def = isRoot ? 0 : parentDef + (s.repetition() == Repetition.REQUIRED ? 0 : 1);
     int rep = isRoot ? 0 : parentRep + (s.repetition() == Repetition.REPEATED ? 1 : 0);
     Node n = new Node(s, def, rep);
+    n.path = isRoot ? "" : parentPath.isEmpty() ? s.name() : parentPath + "." + s.name();
     if (s.isLeaf()) {
       Integer p = position.get(s.column().index());
       if (p == null) {
@@ -91,7 +106,7 @@ final class RowRenderer {
       return n;
     }
     for (SchemaNode c : s.children()) {
-      Node child = build(c, def, rep, position, false);
+      Node child = build(c, def, rep, position, false, n.path);
       if (child != null) {
         n.children.add(child);
         n.leaves.addAll(child.leaves);
@@ -100,13 +115,26 @@ final class RowRenderer {
         }
       }
     }
+    if (VariantColumn.isVariant(s) && !n.leaves.isEmpty() && n.leaves.size() == leafCount(s)) {
+      n.variant = new VariantRebuilder(s, def, rep, position);
+    }
     return n.children.isEmpty() && !isRoot ? null : n;
+  }
+
+  private static int leafCount(SchemaNode s) {
+    int n = s.isLeaf() ? 1 : 0;
+    for (SchemaNode c : s.children()) {
+      n += leafCount(c);
+    }
+    return n;
   }
 
   /** Takes the batch's levels and values (copied: the batch's buffers are valid only until the next batch). */
   void load(Batch batch) {
     List<ColumnBatch> cols = batch.columns();
     rows = batch.rows();
+    rowGroup = batch.rowGroup();
+    firstRow = batch.firstRow();
     leaves = new LeafEntries[leafCount];
     for (int i = 0; i < leafCount; i++) {
       leaves[i] = new LeafEntries(cols.get(i), rows);
@@ -118,8 +146,17 @@ final class RowRenderer {
     return rows;
   }
 
-  /** Row {@code row} of the loaded batch as one JSON object. */
-  String row(int row) {
+  /** Row {@code row} of the loaded batch as one JSON object; a VARIANT that is not valid fails naming where. */
+  String row(int row) throws ParquetCorruptionException {
+    try {
+      return render(row);
+    } catch (UncheckedIOException e) {
+      throw (ParquetCorruptionException) e.getCause();
+    }
+  }
+
+  private String render(int row) {
+    currentRow = row;
     int[] from = new int[leafCount];
     int[] to = new int[leafCount];
     for (int i = 0; i < leafCount; i++) {
@@ -166,6 +203,10 @@ final class RowRenderer {
       leaf(n.leaf, from[n.leaf], out);
       return;
     }
+    if (n.variant != null) {
+      variant(n, from, to, out);
+      return;
+    }
     String logical = n.schema.logicalType();
     if ("LIST".equals(logical) && list(n, from, to, out)) {
       return;
@@ -174,6 +215,16 @@ final class RowRenderer {
       return;
     }
     object(n, from, to, out);
+  }
+
+  /** A VARIANT group as the JSON of its rebuilt value ({@link VariantJson}). */
+  private void variant(Node n, int[] from, int[] to, StringBuilder out) {
+    try {
+      byte[] v = VariantColumn.rebuild(n.variant, leaves, from, to, file, rowGroup, n.path, firstRow + currentRow);
+      out.append(v == null ? "null" : VariantJson.of(v));
+    } catch (ParquetCorruptionException e) {
+      throw new UncheckedIOException(e); // through the recursion, unwrapped by row()
+    }
   }
 
   private void object(Node n, int[] from, int[] to, StringBuilder out) {

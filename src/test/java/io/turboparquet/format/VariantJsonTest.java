@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import io.turboparquet.testing.ShreddedVariantCases;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * (Iceberg's {@code Variant.toString}); values the corpus lacks; and hostile bytes.
  */
 class VariantJsonTest {
-  static final Path DIR = Path.of("/work/shared/data/parquet-testing/shredded_variant");
+  static final Path DIR = ShreddedVariantCases.DIR;
 
   @Test
   void corpusValuesRenderAsTheirDescriptionsSay() throws Exception {
