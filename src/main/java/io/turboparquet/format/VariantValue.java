@@ -52,6 +52,11 @@ public final class VariantValue {
         int fixed = PRIMITIVE_SIZE[vh];
         if (fixed >= 0) {
           size = 1L + fixed;
+          if (vh == 17) { // a time of day: what renders as one must be one
+            VariantException.check(at + 9L <= end, "a time ends early");
+            long us = readUnsigned(b, at + 1, 4) | readUnsigned(b, at + 5, 4) << 32;
+            VariantException.check(us >= 0 && us < 86_400_000_000L, "time %d us is outside a day", us);
+          }
           if (vh >= 8 && vh <= 10) {
             VariantException.check(at + 1 < end, "a decimal ends before its scale");
             int scale = b[at + 1] & 0xff;

@@ -324,7 +324,12 @@ public final class VariantRebuilder {
       case 3 -> VariantWriter.fixed(3, le(b, at, 4), 1);
       case 4 -> VariantWriter.fixed(4, le(b, at, 4), 2);
       case 5, 11, 14 -> VariantWriter.fixed(type, le(b, at, 4), 4);
-      case 6, 7, 12, 13, 17, 18, 19 -> VariantWriter.fixed(type, le(b, at, 8), 8);
+      case 17 -> {
+        long us = le(b, at, 8);
+        check(us >= 0 && us < 86_400_000_000L, "shredded time " + us + " us is outside a day");
+        yield VariantWriter.fixed(17, us, 8);
+      }
+      case 6, 7, 12, 13, 18, 19 -> VariantWriter.fixed(type, le(b, at, 8), 8);
       case 15 -> VariantWriter.binary(Arrays.copyOfRange(b, at, at + len));
       case 16 -> VariantWriter.string(Arrays.copyOfRange(b, at, at + len));
       case 20 -> VariantWriter.uuid(Arrays.copyOfRange(b, at, at + len));
