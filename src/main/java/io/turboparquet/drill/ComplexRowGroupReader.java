@@ -171,12 +171,14 @@ final class ComplexRowGroupReader {
       missing.add(output.addField(MaterializedField.create(column.toExpr(), Types.optional(
           org.apache.drill.common.types.TypeProtos.MinorType.INT)), NullableIntVector.class));
     }
-    variants.setup(output);
-    if (converterLeaves == 0) {
-      return; // only columns the file lacks, or VARIANT columns
+    if (converterLeaves > 0) {
+      materializer = new DrillParquetRecordMaterializer(output, converterSchema, converterColumns, options, dates);
+      assembler = new RecordAssembler(converterSchema, materializer.getRootConverter(),
+          leaves.subList(0, converterLeaves));
     }
-    materializer = new DrillParquetRecordMaterializer(output, converterSchema, converterColumns, options, dates);
-    assembler = new RecordAssembler(converterSchema, materializer.getRootConverter(), leaves.subList(0, converterLeaves));
+    // After the converters' columns: Drill's materializer adds all of its own at once, so a star
+    // query lists VARIANT columns last (a schema of a, var, b reads as a, b, var).
+    variants.setup(output);
   }
 
   /** Writes the first {@code rows} records of {@code batch} (the scan core's batch of {@link #leaves}). */

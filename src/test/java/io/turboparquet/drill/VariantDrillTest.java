@@ -60,6 +60,20 @@ public class VariantDrillTest extends ClusterTest {
     assertEquals(8, refused);
   }
 
+  /** A star query: the other columns through Drill's converters, the VARIANT beside them as JSON. */
+  @Test
+  public void starQueryReadsEveryColumn() throws Exception {
+    Case c = ShreddedVariantCases.all().stream().filter(x -> x.number() == 83).findFirst().orElseThrow();
+    Result r = Result.of(client, "select * from " + table(c, ""));
+    List<List<String>> expected = new ArrayList<>();
+    for (int i = 0; i < c.rows().size(); i++) {
+      byte[] v = c.rows().get(i);
+      expected.add(List.of(String.valueOf(i), v == null ? "null" : VariantJson.of(v)));
+    }
+    assertEquals(expected, r.cells());
+    assertTrue(r.schema().toString(), r.schema().get(0).startsWith("id ") && r.schema().get(1).startsWith("var "));
+  }
+
   @Test
   public void convertFromJsonMakesAMap() throws Exception {
     Case c = ShreddedVariantCases.all().stream().filter(x -> x.number() == 134).findFirst().orElseThrow();
