@@ -43,7 +43,7 @@ final class Head {
       FileMetadata metadata = ParquetFileScanner.readMetadata(context, file,
           ParquetFileScanner.footerFor(columns, null));
       try (ParquetFileScanner scanner = ParquetFileScanner.open(context, file.getPath(), metadata, columns)) {
-        RowRenderer renderer = new RowRenderer(metadata.schema().root(), scanner.projection());
+        RowRenderer renderer = new RowRenderer(metadata.file(), metadata.schema().root(), scanner.projection());
         Batch batch;
         while (printed < limit && (batch = scanner.next()) != null) {
           renderer.load(batch);

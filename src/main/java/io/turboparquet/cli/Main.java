@@ -9,6 +9,7 @@ import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.FooterReader;
 import io.turboparquet.format.RowGroupMeta;
+import io.turboparquet.format.SchemaNode;
 import io.turboparquet.format.thrift.FooterDecoder;
 import io.turboparquet.io.ErrorContext;
 import io.turboparquet.io.FileOpener;
@@ -19,6 +20,7 @@ import io.turboparquet.scan.ScanContext;
 import io.turboparquet.scan.ScanMetrics;
 import io.turboparquet.scan.ScanOptions;
 import io.turboparquet.scan.ScanPools;
+import io.turboparquet.scan.VariantColumn;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -188,7 +190,19 @@ public final class Main {
     out.println("rows: " + meta.numRows() + "  row groups: " + meta.rowGroups().size() + "  footer: "
         + meta.footerLength() + " bytes");
     out.println("schema:");
+    Map<String, SchemaNode> variants = new LinkedHashMap<>();
+    variantGroups(meta.schema().root(), "", variants);
     for (ColumnDescriptor c : projection) {
+      for (var v = variants.entrySet().iterator(); v.hasNext(); ) {
+        Map.Entry<String, SchemaNode> e = v.next();
+        if (c.dottedPath().startsWith(e.getKey() + ".")) { // a VARIANT's line comes before its first leaf's
+          SchemaNode g = e.getValue();
+          boolean shredded = g.children().stream().anyMatch(x -> x.name().equals("typed_value"));
+          out.println("  " + e.getKey() + "  " + g.logicalType() + "  " + g.repetition() + "  group read as one "
+              + (shredded ? "shredded " : "") + "Variant value (head: JSON)");
+          v.remove();
+        }
+      }
       out.println("  " + c.dottedPath() + "  " + c.physicalType()
           + (c.typeLength() > 0 ? "(" + c.typeLength() + ")" : "")
           + (c.logicalType() != null ? " " + c.logicalType() : "") + "  " + c.repetition()
@@ -203,6 +217,18 @@ public final class Main {
         out.println("  " + c.dottedPath() + "  " + cc.codec() + "  " + cc.encodings() + "  values " + cc.numValues()
             + "  " + cc.totalCompressedSize() + " -> " + cc.totalUncompressedSize() + " bytes  at "
             + cc.startOffset() + statistics(cc));
+      }
+    }
+  }
+
+  /** The VARIANT-annotated groups below {@code n}, by dotted path. */
+  private static void variantGroups(SchemaNode n, String path, Map<String, SchemaNode> out) {
+    for (SchemaNode c : n.children()) {
+      String p = path.isEmpty() ? c.name() : path + "." + c.name();
+      if (VariantColumn.isVariant(c)) {
+        out.put(p, c);
+      } else if (!c.isLeaf()) {
+        variantGroups(c, p, out);
       }
     }
   }

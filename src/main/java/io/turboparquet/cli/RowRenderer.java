@@ -1,12 +1,16 @@
 package io.turboparquet.cli;
 
-import io.netty.buffer.ByteBuf;
-import io.turboparquet.decode.ValueSink;
 import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.Repetition;
 import io.turboparquet.format.SchemaNode;
+import io.turboparquet.format.VariantJson;
 import io.turboparquet.scan.Batch;
 import io.turboparquet.scan.ColumnBatch;
+import io.turboparquet.scan.LeafEntries;
+import io.turboparquet.scan.VariantColumn;
+import io.turboparquet.scan.VariantRebuilder;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,31 +26,28 @@ import java.util.Map;
  * named {@code array} or {@code <list>_tuple}); a MAP- (or MAP_KEY_VALUE-) annotated group is an
  * object when its keys are strings, else an array of {@code {"key": .., "value": ..}}; any other
  * repeated field is an array of its instances; any other group (VARIANT too) an object of its
- * fields. Whether an optional group is null is read from the definition levels of a leaf below it
- * that is under a repeated field; the core gives leaves outside every repeated field (flat columns)
- * only a validity byte, so an optional group with only such leaves below it is null when none of
- * them is defined (a present group whose leaves are all null renders as null too).
+ * fields, except a VARIANT-annotated group whose leaves are all projected: the JSON of its value,
+ * rebuilt from its shredded columns ({@link VariantRebuilder}, {@link VariantJson}). Whether an optional group is null is read from the definition levels of a projected
+ * leaf below it ({@link LeafEntries}: exact for flat leaves too).
  */
 final class RowRenderer {
   private final Node root;
   private final int leafCount;
   private final ValueText[] text;
   private final ColumnDescriptor[] columns;
-  // The loaded batch, per leaf: levels per entry (flat: one entry per row, definition -1 when
-  // undefined), the value slot of each entry, where each row's entries start, and the values.
-  private byte[][] reps;
-  private int[][] defs;
-  private int[][] slots;
-  private int[][] rowStarts;
-  private byte[][] values;
-  private int[][] offsets; // variable width; null for fixed width
+  private final String file;
+  private LeafEntries[] leaves; // the loaded batch
+  private int rowGroup;
+  private long firstRow;
+  private int currentRow;
   private int rows;
 
   /**
    * @param schema the file's schema tree
    * @param projection the scanner's projected leaves, in the order of the batch's columns
    */
-  RowRenderer(SchemaNode schema, List<ColumnDescriptor> projection) {
+  RowRenderer(String file, SchemaNode schema, List<ColumnDescriptor> projection) {
+    this.file = file;
     Map<Integer, Integer> position = new HashMap<>();
     for (int i = 0; i < projection.size(); i++) {
       position.put(projection.get(i).index(), i);
@@ -57,7 +58,7 @@ final class RowRenderer {
     for (int i = 0; i < leafCount; i++) {
       text[i] = new ValueText(columns[i]);
     }
-    Node r = build(schema, 0, 0, position, true);
+    Node r = build(schema, 0, 0, position, true, "");
     this.root = r == null ? new Node(schema, 0, 0) : r;
   }
 
@@ -69,7 +70,9 @@ final class RowRenderer {
     final List<Node> children = new ArrayList<>();
     final List<Integer> leaves = new ArrayList<>(); // projected leaves below (positions)
     int leaf = -1; // position of a leaf node
-    int driver = -1; // a leaf below that is under a repeated field: its levels are exact
+    int driver = -1; // the first projected leaf below: its levels say whether an instance is present
+    VariantRebuilder variant; // a VARIANT group whose leaves are all projected: rendered as its JSON
+    String path; // dotted, for errors
 
     Node(SchemaNode schema, int def, int rep) {
       this.schema = schema;
@@ -86,10 +89,12 @@ final class RowRenderer {
     }
   }
 
-  private Node build(SchemaNode s, int parentDef, int parentRep, Map<Integer, Integer> position, boolean isRoot) {
+  private Node build(SchemaNode s, int parentDef, int parentRep, Map<Integer, Integer> position, boolean isRoot,
+      String parentPath) {
     int def = isRoot ? 0 : parentDef + (s.repetition() == Repetition.REQUIRED ? 0 : 1);
     int rep = isRoot ? 0 : parentRep + (s.repetition() == Repetition.REPEATED ? 1 : 0);
     Node n = new Node(s, def, rep);
+    n.path = isRoot ? "" : parentPath.isEmpty() ? s.name() : parentPath + "." + s.name();
     if (s.isLeaf()) {
       Integer p = position.get(s.column().index());
       if (p == null) {
@@ -97,11 +102,11 @@ final class RowRenderer {
       }
       n.leaf = p;
       n.leaves.add(p);
-      n.driver = s.column().maxRepetitionLevel() > 0 ? p : -1;
+      n.driver = p;
       return n;
     }
     for (SchemaNode c : s.children()) {
-      Node child = build(c, def, rep, position, false);
+      Node child = build(c, def, rep, position, false, n.path);
       if (child != null) {
         n.children.add(child);
         n.leaves.addAll(child.leaves);
@@ -110,76 +115,30 @@ final class RowRenderer {
         }
       }
     }
+    if (VariantColumn.isVariant(s) && !n.leaves.isEmpty() && n.leaves.size() == leafCount(s)) {
+      n.variant = new VariantRebuilder(s, def, rep, position);
+    }
     return n.children.isEmpty() && !isRoot ? null : n;
+  }
+
+  private static int leafCount(SchemaNode s) {
+    int n = s.isLeaf() ? 1 : 0;
+    for (SchemaNode c : s.children()) {
+      n += leafCount(c);
+    }
+    return n;
   }
 
   /** Takes the batch's levels and values (copied: the batch's buffers are valid only until the next batch). */
   void load(Batch batch) {
     List<ColumnBatch> cols = batch.columns();
     rows = batch.rows();
-    reps = new byte[leafCount][];
-    defs = new int[leafCount][];
-    slots = new int[leafCount][];
-    rowStarts = new int[leafCount][];
-    values = new byte[leafCount][];
-    offsets = new int[leafCount][];
+    rowGroup = batch.rowGroup();
+    firstRow = batch.firstRow();
+    leaves = new LeafEntries[leafCount];
     for (int i = 0; i < leafCount; i++) {
-      ColumnBatch cb = cols.get(i);
-      ColumnDescriptor c = columns[i];
-      int entries = c.isFlat() ? cb.rowCount() : cb.entryCount();
-      byte[] rep = new byte[entries];
-      int[] def = new int[entries];
-      int[] slot = new int[entries];
-      int[] starts = new int[rows + 1];
-      int max = c.maxDefinitionLevel();
-      if (c.isFlat()) {
-        ByteBuf validity = cb.validity();
-        for (int e = 0; e < entries; e++) {
-          def[e] = validity == null || validity.getByte(e) != 0 ? max : -1;
-          slot[e] = e;
-          starts[e] = e;
-        }
-        starts[rows] = entries;
-      } else {
-        cb.repetitionLevels().getBytes(0, rep, 0, entries);
-        int next = 0;
-        int row = 0;
-        for (int e = 0; e < entries; e++) {
-          def[e] = cb.definitionLevels().getByte(e) & 0xff;
-          slot[e] = def[e] == max ? next++ : -1;
-          if (rep[e] == 0 && row < rows) {
-            starts[row++] = e;
-          }
-        }
-        while (row <= rows) {
-          starts[row++] = entries;
-        }
-      }
-      ValueSink sink = cb.values();
-      int n = sink.position();
-      if (sink.isVariableWidth()) {
-        int[] off = new int[n + 1];
-        for (int k = 0; k <= n; k++) {
-          off[k] = sink.offsets().getIntLE(k * 4);
-        }
-        values[i] = bytes(sink.values(), off[n]);
-        offsets[i] = off;
-      } else {
-        values[i] = bytes(sink.values(), n * sink.width());
-      }
-      reps[i] = rep;
-      defs[i] = def;
-      slots[i] = slot;
-      rowStarts[i] = starts;
+      leaves[i] = new LeafEntries(cols.get(i), rows);
     }
-  }
-
-  private static byte[] bytes(ByteBuf buf, int length) {
-    byte[] b = new byte[length];
-    if (length > 0) {
-      buf.getBytes(0, b, 0, length);
-    }
-    return b;
   }
 
   /** Rows of the loaded batch. */
@@ -187,13 +146,22 @@ final class RowRenderer {
     return rows;
   }
 
-  /** Row {@code row} of the loaded batch as one JSON object. */
-  String row(int row) {
+  /** Row {@code row} of the loaded batch as one JSON object; a VARIANT that is not valid fails naming where. */
+  String row(int row) throws ParquetCorruptionException {
+    try {
+      return render(row);
+    } catch (UncheckedIOException e) {
+      throw (ParquetCorruptionException) e.getCause();
+    }
+  }
+
+  private String render(int row) {
+    currentRow = row;
     int[] from = new int[leafCount];
     int[] to = new int[leafCount];
     for (int i = 0; i < leafCount; i++) {
-      from[i] = rowStarts[i][row];
-      to[i] = rowStarts[i][row + 1];
+      from[i] = leaves[i].rowStart(row);
+      to[i] = leaves[i].rowStart(row + 1);
     }
     StringBuilder out = new StringBuilder();
     object(root, from, to, out);
@@ -217,36 +185,26 @@ final class RowRenderer {
     if (n.schema.repetition() == Repetition.REQUIRED) {
       return true;
     }
-    if (n.driver >= 0) {
-      return defs[n.driver][from[n.driver]] >= n.def;
-    }
-    for (int leaf : n.leaves) { // only flat leaves below: present when one of them is defined
-      if (defs[leaf][from[leaf]] >= 0) {
-        return true;
-      }
-    }
-    return false;
+    return leaves[n.driver].def(from[n.driver]) >= n.def;
   }
 
   private void leaf(int leaf, int entry, StringBuilder out) {
-    if (defs[leaf][entry] != columns[leaf].maxDefinitionLevel()) {
+    LeafEntries l = leaves[leaf];
+    if (!l.defined(entry)) {
       out.append("null");
       return;
     }
-    int slot = slots[leaf][entry];
-    int[] off = offsets[leaf];
-    if (off != null) {
-      text[leaf].append(out, values[leaf], off[slot], off[slot + 1] - off[slot]);
-    } else {
-      int width = columns[leaf].valueWidth();
-      text[leaf].append(out, values[leaf], slot * width, width);
-    }
+    text[leaf].append(out, l.values(), l.valueOffset(entry), l.valueLength(entry));
   }
 
   /** One present instance of {@code n}: a leaf's value, or a group as its annotation says. */
   private void element(Node n, int[] from, int[] to, StringBuilder out) {
     if (n.leaf >= 0) {
       leaf(n.leaf, from[n.leaf], out);
+      return;
+    }
+    if (n.variant != null) {
+      variant(n, from, to, out);
       return;
     }
     String logical = n.schema.logicalType();
@@ -257,6 +215,16 @@ final class RowRenderer {
       return;
     }
     object(n, from, to, out);
+  }
+
+  /** A VARIANT group as the JSON of its rebuilt value ({@link VariantJson}). */
+  private void variant(Node n, int[] from, int[] to, StringBuilder out) {
+    try {
+      byte[] v = VariantColumn.rebuild(n.variant, leaves, from, to, file, rowGroup, n.path, firstRow + currentRow);
+      out.append(v == null ? "null" : VariantJson.of(v));
+    } catch (ParquetCorruptionException e) {
+      throw new UncheckedIOException(e); // through the recursion, unwrapped by row()
+    }
   }
 
   private void object(Node n, int[] from, int[] to, StringBuilder out) {
@@ -290,7 +258,7 @@ final class RowRenderer {
   private List<int[][]> instances(Node n, int[] from, int[] to) {
     List<int[][]> out = new ArrayList<>();
     int d = n.driver;
-    if (d < 0 || from[d] >= to[d] || defs[d][from[d]] < n.def) {
+    if (from[d] >= to[d] || leaves[d].def(from[d]) < n.def) {
       return out; // no instance (an empty or null list: the parent says which)
     }
     int count = Integer.MAX_VALUE;
@@ -299,7 +267,7 @@ final class RowRenderer {
       int[] s = new int[to[leaf] - from[leaf]];
       int k = 0;
       for (int e = from[leaf]; e < to[leaf]; e++) {
-        if (e == from[leaf] || reps[leaf][e] <= n.rep) {
+        if (e == from[leaf] || leaves[leaf].rep(e) <= n.rep) {
           s[k++] = e;
         }
       }

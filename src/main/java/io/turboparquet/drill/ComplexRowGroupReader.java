@@ -5,11 +5,15 @@ import com.google.common.cache.CacheBuilder;
 import com.google.common.util.concurrent.UncheckedExecutionException;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.Schema;
+import io.turboparquet.format.SchemaNode;
 import io.turboparquet.scan.Batch;
+import io.turboparquet.scan.VariantColumn;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import org.apache.drill.common.expression.SchemaPath;
 import org.apache.drill.common.types.Types;
@@ -26,6 +30,7 @@ import org.apache.drill.exec.vector.ValueVector;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
 
 /**
  * Reads one row group the way Drill's built-in format reads it when the query touches a nested
@@ -51,23 +56,58 @@ final class ComplexRowGroupReader {
   private final List<io.turboparquet.format.ColumnDescriptor> leaves = new ArrayList<>();
   private final int batchSize;
   private final List<NullableIntVector> missing = new ArrayList<>();
+  /** The leaves Drill's converters read: the first of {@link #leaves}, those of VARIANT groups after them. */
+  private final int converterLeaves;
+  /** The projected schema without the VARIANT groups, which {@link VariantVectors} writes instead. */
+  private final MessageType converterSchema;
+  private final List<SchemaPath> converterColumns;
+  private final VariantVectors variants;
   private DrillParquetRecordMaterializer materializer;
   private RecordAssembler assembler;
 
   private ComplexRowGroupReader(OptionManager options, ParquetReaderUtility.DateCorruptionStatus dates, Path path,
-      FileMetadata metadata, ParquetMetadata footer, List<SchemaPath> columns, boolean star) {
+      FileMetadata metadata, ParquetMetadata footer, List<SchemaPath> columns, boolean star, boolean variantAsBinary) {
     this.options = options;
     this.dates = dates;
     this.footer = footer;
     this.batchSize = (int) Math.max(1, Math.min(ValueVector.MAX_ROW_COUNT - 1,
         options.getLong(ExecConstants.PARQUET_COMPLEX_BATCH_NUM_RECORDS)));
     this.projection = ComplexProjection.of(footer.getFileMetaData().getSchema(), columns, star);
+    // A VARIANT group projected at all is read whole (its value exists only rebuilt from all its
+    // leaves) and written by VariantVectors; Drill's converters get the rest of the projection.
+    Set<String> variantNames = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
+    List<SchemaNode> variantGroups = new ArrayList<>();
+    for (SchemaNode n : metadata.schema().root().children()) {
+      if (VariantColumn.isVariant(n) && projection.schema().containsField(n.name())) {
+        variantNames.add(n.name());
+        variantGroups.add(n);
+      }
+    }
+    List<Type> kept = projection.schema().getFields().stream().filter(f -> !variantNames.contains(f.getName())).toList();
+    this.converterSchema = new MessageType(projection.schema().getName(), kept);
+    this.converterColumns = projection.found().stream()
+        .filter(c -> !variantNames.contains(c.getRootSegmentPath())).toList();
     if (star || !projection.found().isEmpty()) {
-      for (org.apache.parquet.column.ColumnDescriptor c : projection.schema().getColumns()) {
+      for (org.apache.parquet.column.ColumnDescriptor c : converterSchema.getColumns()) {
         List<String> leafPath = Arrays.asList(c.getPath());
         leaves.add(metadata.schema().columns().stream().filter(d -> d.path().equals(leafPath)).findFirst()
             .orElseThrow(() -> new IllegalStateException("no column " + leafPath + " in " + path)));
       }
+    }
+    this.converterLeaves = leaves.size();
+    for (SchemaNode g : variantGroups) {
+      addLeaves(g, leaves);
+    }
+    this.variants = new VariantVectors(VariantColumn.of(path.toString(), metadata.schema().root(), leaves),
+        variantAsBinary);
+  }
+
+  private static void addLeaves(SchemaNode n, List<io.turboparquet.format.ColumnDescriptor> out) {
+    if (n.isLeaf()) {
+      out.add(n.column());
+    }
+    for (SchemaNode c : n.children()) {
+      addLeaves(c, out);
     }
   }
 
@@ -78,7 +118,8 @@ final class ComplexRowGroupReader {
    * schema Drill's converters take.
    */
   static ComplexRowGroupReader open(OptionManager options, ParquetReaderUtility.DateCorruptionStatus dates,
-      Path path, FileMetadata metadata, List<SchemaPath> columns, boolean star) throws IOException {
+      Path path, FileMetadata metadata, List<SchemaPath> columns, boolean star, boolean variantAsBinary)
+      throws IOException {
     if (columns.isEmpty()) {
       return null; // count(*): row counts only
     }
@@ -90,7 +131,7 @@ final class ComplexRowGroupReader {
     if (!newReader && !ParquetReaderUtility.containsComplexColumn(footer, columns)) {
       return null;
     }
-    return new ComplexRowGroupReader(options, dates, path, metadata, footer, columns, star);
+    return new ComplexRowGroupReader(options, dates, path, metadata, footer, columns, star, variantAsBinary);
   }
 
   /**
@@ -130,16 +171,23 @@ final class ComplexRowGroupReader {
       missing.add(output.addField(MaterializedField.create(column.toExpr(), Types.optional(
           org.apache.drill.common.types.TypeProtos.MinorType.INT)), NullableIntVector.class));
     }
-    if (leaves.isEmpty()) {
-      return; // only columns the file lacks
+    if (converterLeaves > 0) {
+      materializer = new DrillParquetRecordMaterializer(output, converterSchema, converterColumns, options, dates);
+      assembler = new RecordAssembler(converterSchema, materializer.getRootConverter(),
+          leaves.subList(0, converterLeaves));
     }
-    materializer = new DrillParquetRecordMaterializer(output, projection.schema(), projection.found(), options, dates);
-    assembler = new RecordAssembler(projection.schema(), materializer.getRootConverter(), leaves);
+    // After the converters' columns: Drill's materializer adds all of its own at once, so a star
+    // query lists VARIANT columns last (a schema of a, var, b reads as a, b, var).
+    variants.setup(output);
   }
 
   /** Writes the first {@code rows} records of {@code batch} (the scan core's batch of {@link #leaves}). */
-  void write(Batch batch, int rows) {
-    assembler.start(batch.columns());
+  void write(Batch batch, int rows) throws IOException {
+    variants.write(batch, rows);
+    if (assembler == null) {
+      return;
+    }
+    assembler.start(batch.columns().subList(0, converterLeaves));
     for (int i = 0; i < rows; i++) {
       materializer.setPosition(i);
       assembler.assembleRecord();

@@ -80,10 +80,15 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
    * VARDECIMAL(20,0) (every value kept) and FLOAT4.
    */
   private final Boolean builtInTypes;
+  /**
+   * Read VARIANT columns as VARBINARY holding the Variant binary (metadata then value) instead of
+   * VARCHAR holding its JSON (default false).
+   */
+  private final Boolean variantAsBinary;
 
   public TurboParquetFormatConfig() {
     this(null, false, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null);
+        null, null, null, null);
   }
 
   @JsonCreator
@@ -109,7 +114,8 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
       @JsonProperty("dictionaryPruning") Boolean dictionaryPruning,
       @JsonProperty("bloomFilterPruning") Boolean bloomFilterPruning,
       @JsonProperty("lateMaterialization") Boolean lateMaterialization,
-      @JsonProperty("builtInTypes") Boolean builtInTypes) {
+      @JsonProperty("builtInTypes") Boolean builtInTypes,
+      @JsonProperty("variantAsBinary") Boolean variantAsBinary) {
     super(autoCorrectCorruptDates, enableStringsSignedMinMax, blockSize, pageSize, useSingleFSBlock,
         writerCompressionType, writerLogicalTypeForDecimals, writerUsePrimitivesForDecimals, writerFormatVersion);
     this.memoryBudget = memoryBudget;
@@ -125,6 +131,7 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
     this.bloomFilterPruning = bloomFilterPruning;
     this.lateMaterialization = lateMaterialization;
     this.builtInTypes = builtInTypes;
+    this.variantAsBinary = variantAsBinary;
   }
 
   @JsonProperty
@@ -192,6 +199,16 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
     return builtInTypes;
   }
 
+  @JsonProperty
+  public Boolean getVariantAsBinary() {
+    return variantAsBinary;
+  }
+
+  /** Whether VARIANT columns are read as VARBINARY Variant binaries rather than VARCHAR JSON (default false). */
+  boolean readsVariantAsBinary() {
+    return Boolean.TRUE.equals(variantAsBinary);
+  }
+
   /** Whether columns are typed as the built-in reader types them (default false). */
   boolean readsBuiltInTypes() {
     return Boolean.TRUE.equals(builtInTypes);
@@ -213,14 +230,15 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
         && Objects.equals(dictionaryPruning, that.dictionaryPruning)
         && Objects.equals(bloomFilterPruning, that.bloomFilterPruning)
         && Objects.equals(lateMaterialization, that.lateMaterialization)
-        && Objects.equals(builtInTypes, that.builtInTypes);
+        && Objects.equals(builtInTypes, that.builtInTypes)
+        && Objects.equals(variantAsBinary, that.variantAsBinary);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(NAME, super.hashCode(), memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead, maxPageBytes,
         maxPageEntries, batchBytes, pageIndexSkipping, dictionaryPruning, bloomFilterPruning, lateMaterialization,
-        builtInTypes);
+        builtInTypes, variantAsBinary);
   }
 
   @Override
@@ -232,6 +250,6 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
         + ", maxPageEntries=" + maxPageEntries + ", batchBytes=" + batchBytes
         + ", pageIndexSkipping=" + pageIndexSkipping + ", dictionaryPruning=" + dictionaryPruning
         + ", bloomFilterPruning=" + bloomFilterPruning + ", lateMaterialization=" + lateMaterialization
-        + ", builtInTypes=" + builtInTypes + "]";
+        + ", builtInTypes=" + builtInTypes + ", variantAsBinary=" + variantAsBinary + "]";
   }
 }

@@ -95,7 +95,7 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     try {
       RowGroupMeta rowGroup = rowGroupIndex < 0 ? null : metadata.rowGroups().get(rowGroupIndex);
       complex = ComplexRowGroupReader.open(options, reading.dates(), path, metadata,
-          isSkipQuery() ? List.of() : new ArrayList<>(getColumns()), isStarQuery());
+          isSkipQuery() ? List.of() : new ArrayList<>(getColumns()), isStarQuery(), config.readsVariantAsBinary());
       List<ColumnDescriptor> leaves;
       ScanOptions scanOptions;
       if (complex != null) {

@@ -7,7 +7,7 @@ import io.turboparquet.io.BufferSource;
 /**
  * The rows a column reader moves from one batch to the next: when another column of the batch
  * ended it earlier, the rows past that point (their values, and their validity for a flat optional
- * column or their levels for a nested one) wait here and are put back at the start of the next
+ * column, with its definition levels when they exceed one, or their levels for a nested one) wait here and are put back at the start of the next
  * batch. Its buffers are kept for the next carry-over and released on close.
  */
 final class CarryOver implements AutoCloseable {
@@ -68,6 +68,10 @@ final class CarryOver implements AutoCloseable {
       if (maxDef > 0) {
         validity = ensure(validity, total - keep);
         validity.setBytes(0, validityOut, keep, total - keep);
+        if (maxDef > 1) {
+          def = ensure(def, total - keep);
+          def.setBytes(0, defOut, keep, total - keep);
+        }
         nonNullKept = 0;
         for (int j = 0; j < keep; j++) {
           nonNullKept += validityOut.getByte(j) != 0 ? 1 : 0;
@@ -113,6 +117,9 @@ final class CarryOver implements AutoCloseable {
     if (maxRep == 0) {
       if (maxDef > 0) {
         validityOut.setBytes(0, validity, 0, rows);
+      }
+      if (maxDef > 1) {
+        defOut.setBytes(0, def, 0, rows);
       }
     } else {
       repOut.setBytes(0, rep, 0, entries);

@@ -10,7 +10,8 @@ import io.turboparquet.format.ColumnDescriptor;
  *
  * <p>Flat columns (not under a repeated field): {@link #values()} has one slot per row; for optional
  * columns {@link #validity()} has one byte per row, 1 when the value is defined, and null slots are
- * zero (fixed width) or empty (variable width). Nested columns: {@link #repetitionLevels()} and
+ * zero (fixed width) or empty (variable width); when the column's maximum definition level exceeds
+ * one, {@link #definitionLevels()} also has each row's level (which ancestor is null). Nested columns: {@link #repetitionLevels()} and
  * {@link #definitionLevels()} have one byte per level entry and {@link #values()} holds only the
  * defined values, densely.
  */
@@ -47,7 +48,7 @@ public final class ColumnBatch {
     return repetitionLevels;
   }
 
-  /** Nested columns: one byte per entry; null for flat columns. */
+  /** One byte per entry: nested columns, and flat ones whose maximum definition level exceeds one; else null. */
   public ByteBuf definitionLevels() {
     return definitionLevels;
   }

@@ -8,7 +8,9 @@ import java.io.IOException;
 
 /**
  * The read loop of a flat column (not under a repeated field): one value slot per row, plus one
- * validity byte per row when the column is optional. Each page entry is a row, so a seek passes
+ * validity byte per row when the column is optional, and the definition level of each row when
+ * that level can be more than one (which optional ancestor is null matters to group assembly,
+ * a VARIANT's above all). Each page entry is a row, so a seek passes
  * over whole pages before the target row undecoded and skips values within the page it lands in.
  */
 final class FlatColumnReader extends BatchReader {
@@ -16,6 +18,8 @@ final class FlatColumnReader extends BatchReader {
   private final boolean bounded;
   private byte[] scratch = new byte[0];
   private ByteBuf validity;
+  /** Definition levels, one per row, when {@code maxDef > 1}; else null. */
+  private ByteBuf defOut;
 
   FlatColumnReader(ChunkLocation location, PageCursor cursor, BufferSource source) {
     super(location, cursor, source);
@@ -52,7 +56,7 @@ final class FlatColumnReader extends BatchReader {
       cursor.advance(k);
       done += k;
     }
-    batch.set(done, done, nonNull, maxDef == 0 ? null : validity, null, null);
+    batch.set(done, done, nonNull, maxDef == 0 ? null : validity, null, maxDef > 1 ? defOut : null);
   }
 
   /** Rows {@code [at, at + k)} of an optional column from the current page; returns defined count. */
@@ -68,6 +72,10 @@ final class FlatColumnReader extends BatchReader {
     }
     validity = ensure(validity, at + k);
     validity.setBytes(at, valid, 0, k);
+    if (maxDef > 1) {
+      defOut = ensure(defOut, at + k);
+      defOut.setBytes(at, levels, from, k);
+    }
     ValuesDecoder decoder = cursor.decoder();
     if (defined == k) {
       decoder.read(sink, k);
@@ -121,12 +129,15 @@ final class FlatColumnReader extends BatchReader {
     if (maxDef > 0) {
       validity = ensure(validity, carry.rows());
     }
-    carry.restore(sink, validity, null, null);
+    if (maxDef > 1) {
+      defOut = ensure(defOut, carry.rows());
+    }
+    carry.restore(sink, validity, null, defOut);
   }
 
   @Override
   int takeCarry(int rows) {
-    return carry.take(batch, sink, validity, null, null, rows);
+    return carry.take(batch, sink, validity, null, defOut, rows);
   }
 
   private byte[] scratch(int n) {
@@ -138,9 +149,11 @@ final class FlatColumnReader extends BatchReader {
 
   @Override
   void releaseBuffers() {
-    if (validity != null) {
-      validity.release();
-      validity = null;
+    for (ByteBuf b : new ByteBuf[] {validity, defOut}) {
+      if (b != null) {
+        b.release();
+      }
     }
+    validity = defOut = null;
   }
 }

@@ -109,8 +109,7 @@ class HeadTest {
   /**
    * Row {@code g} rendered from parquet-java's record assembly: the same LIST, MAP and group rules
    * as {@link RowRenderer}, written against parquet-java's schema and Group API; leaves through
-   * {@link ValueText}. One rule of the renderer is applied here too, as it describes it: an optional
-   * group with only leaves outside every repeated field below it is null when none is defined.
+   * {@link ValueText}.
    */
   private static final class Oracle {
     private final FileMetadata meta;
@@ -149,9 +148,6 @@ class HeadTest {
         }
         out.append(']');
       } else if (count == 0) {
-        out.append("null");
-      } else if (!f.isPrimitive() && f.isRepetition(Type.Repetition.OPTIONAL) && onlyFlatLeaves(child(path, f))
-          && !anyDefined(parent.getGroup(i, 0))) {
         out.append("null");
       } else {
         element(parent, t, i, 0, path, out);
@@ -215,23 +211,6 @@ class HeadTest {
       List<String> out = new ArrayList<>(path);
       out.add(f.getName());
       return out;
-    }
-
-    /** Whether every leaf below the group at {@code path} is outside every repeated field. */
-    private boolean onlyFlatLeaves(List<String> path) {
-      String prefix = String.join(".", path) + ".";
-      return meta.schema().columns().stream().filter(c -> c.dottedPath().startsWith(prefix))
-          .allMatch(ColumnDescriptor::isFlat);
-    }
-
-    private static boolean anyDefined(Group g) {
-      GroupType t = g.getType();
-      for (int i = 0; i < t.getFieldCount(); i++) {
-        if (g.getFieldRepetitionCount(i) > 0 && (t.getType(i).isPrimitive() || anyDefined(g.getGroup(i, 0)))) {
-          return true;
-        }
-      }
-      return false;
     }
 
     private void leaf(Group g, int i, int k, List<String> path, StringBuilder out) {

@@ -1,8 +1,10 @@
 package io.turboparquet.fuzz;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turboparquet.testing.CorpusFiles;
+import io.turboparquet.testing.ShreddedVariantCases;
 import io.turboparquet.testing.WriterFiles;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -29,6 +31,8 @@ class FuzzCampaignTest {
    * 29 s on the 2-core machine at load 3.8; these 3,000 took 21 s).
    */
   static final long WRITER_CASES = 3_000;
+  /** The shredded VARIANT files' campaign: 137 small files, mutations that reach VARIANT reconstruction. */
+  static final long VARIANT_CASES = 3_000;
 
   @Test
   void fixedCampaignEndsEveryCaseCleanly() {
@@ -45,8 +49,22 @@ class FuzzCampaignTest {
     campaign(seeds, SEED, WRITER_CASES, out);
   }
 
-  private static void campaign(List<SeedFile> seeds, long seed, long cases, Path out) {
+  @Test
+  void variantFilesCampaignEndsEveryCaseCleanly() {
+    Path out = Paths.get("target", "fuzz-campaign-variant").toAbsolutePath();
+    List<SeedFile> seeds = FuzzCampaign.seeds(List.of(ShreddedVariantCases.DIR), null, d -> "shredded_variant");
+    assertEquals(ShreddedVariantCases.all().size(), seeds.size(), "every shredded_variant file is a seed");
+    List<String> refusals = campaign(seeds, SEED, VARIANT_CASES, out);
+    // Most mutations break a page or the footer first; 39 of this campaign's reach the rebuilder.
+    long variant = refusals.stream().filter(h -> h.contains("invalid VARIANT")).count();
+    assertTrue(variant >= 20, "mutations reach VARIANT reconstruction: " + variant + " of " + refusals.size()
+        + " refusals are its own");
+  }
+
+  /** Runs the campaign, failing on any failing case; returns the headlines of its CORRUPTION cases. */
+  private static List<String> campaign(List<SeedFile> seeds, long seed, long cases, Path out) {
     List<String> failures = new ArrayList<>();
+    List<String> refusals = new ArrayList<>();
     long start = System.nanoTime();
     Map<Outcome, Long> counts;
     try (FuzzCampaign campaign = new FuzzCampaign(seeds, out, 10_000)) {
@@ -55,6 +73,8 @@ class FuzzCampaignTest {
         public void result(long index, FuzzCase c, CaseResult r) {
           if (r.outcome().isFailure()) {
             failures.add("case " + index + " " + c + ": " + r.outcome() + " " + r.headline());
+          } else if (r.outcome() == Outcome.CORRUPTION) {
+            refusals.add(r.headline());
           }
         }
       });
@@ -66,6 +86,7 @@ class FuzzCampaignTest {
     failures.forEach(System.out::println);
     assertEquals(cases, counts.values().stream().mapToLong(Long::longValue).sum());
     assertEquals(List.of(), failures, () -> FuzzCampaign.summary(counts) + "; reproducers in " + out);
+    return refusals;
   }
 
   private static Path generated(Path out) {

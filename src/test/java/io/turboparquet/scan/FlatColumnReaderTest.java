@@ -75,6 +75,39 @@ class FlatColumnReaderTest {
     }
   }
 
+  /**
+   * A flat column under an optional group (maximum definition level 2) gives each row's level
+   * beside its validity, also for rows carried over to the next batch: which of the two is null is
+   * what VARIANT reconstruction and group assembly read.
+   */
+  @Test
+  void levelsAboveOneAreKeptPerRowAndCarriedOver() throws IOException {
+    ColumnDescriptor twoLevels = InMemoryPages.flat(PhysicalType.INT32, 2);
+    InMemoryPages pages = new InMemoryPages(source)
+        .v1(Encoding.PLAIN, 0, null, 2, new int[] {2, 1, 0, 2}, ints(1, 4))
+        .v1(Encoding.PLAIN, 0, null, 2, new int[] {0, 2, 1}, ints(6));
+    BatchReader r = reader(twoLevels, pages);
+    try {
+      ColumnBatch b = r.readBatch(0, 5, NO_LIMIT);
+      assertArrayEquals(new int[] {2, 1, 0, 2, 0}, bytes(b.definitionLevels(), 5));
+      assertArrayEquals(new int[] {1, 0, 0, 1, 0}, bytes(b.validity(), 5));
+      r.keep(2);
+      b = r.readBatch(2, 5, NO_LIMIT);
+      assertEquals(5, b.rowCount());
+      assertArrayEquals(new int[] {0, 2, 0, 2, 1}, bytes(b.definitionLevels(), 5));
+      assertArrayEquals(new int[] {0, 1, 0, 1, 0}, bytes(b.validity(), 5));
+      assertArrayEquals(new int[] {0, 4, 0, 6, 0}, intValues(b));
+    } finally {
+      close(r);
+    }
+    BatchReader one = reader(OPTIONAL_INT, optionalInts());
+    try {
+      assertNull(one.readBatch(0, 5, NO_LIMIT).definitionLevels(), "a level of at most one is the validity");
+    } finally {
+      close(one);
+    }
+  }
+
   @Test
   void keptRowsStartTheNextBatch() throws IOException {
     BatchReader r = reader(OPTIONAL_INT, optionalInts());

@@ -63,6 +63,18 @@ final class BatchContract {
           }
           defined += v;
         }
+        ByteBuf levels = c.definitionLevels();
+        int max = d.maxDefinitionLevel();
+        if ((levels != null) != (max > 1) || levels != null && levels.capacity() < rows) {
+          return "a flat column of maximum definition level " + max + (levels == null ? " without" : " with")
+              + " a level per row";
+        }
+        for (int i = 0; levels != null && i < rows; i++) {
+          int l = levels.getByte(i) & 0xff;
+          if (l > max || (l == max) != (validity.getByte(i) == 1)) {
+            return "definition level " + l + " at row " + i + " disagrees with its validity " + validity.getByte(i);
+          }
+        }
       }
     } else {
       int entries = c.entryCount();

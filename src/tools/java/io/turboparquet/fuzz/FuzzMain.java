@@ -50,7 +50,8 @@ public final class FuzzMain {
     long timeout = args.longValue("timeout", 10_000);
     String replay = args.string("replay", null);
     String home = System.getProperty("turbo.parquet.home", ".");
-    String corpus = args.string("corpus", home + "/../shared/data/parquet-testing");
+    String corpus = args.string("corpus", home + "/../shared/data/parquet-testing,"
+        + home + "/../shared/data/parquet-testing/shredded_variant");
     List<Path> corpora = Arrays.stream(corpus.split(",")).filter(c -> !c.isBlank())
         .map(c -> Paths.get(c).toAbsolutePath().normalize()).toList();
     if (replay != null) {

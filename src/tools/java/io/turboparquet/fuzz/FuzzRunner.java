@@ -7,6 +7,8 @@ import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.format.VariantJson;
+import io.turboparquet.scan.VariantColumn;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.io.TrackingBufferSource;
 import io.turboparquet.scan.Batch;
@@ -155,6 +157,10 @@ public final class FuzzRunner implements AutoCloseable {
       for (ColumnDescriptor c : projection) {
         digests.add(new ColumnDigest(c));
       }
+      // VARIANT columns are rebuilt and rendered too, so mutations reach that code: an invalid one
+      // must end as a corruption error naming the file, like any other.
+      List<VariantColumn> variants = VariantColumn.of(path.toString(),
+          scanner.metadata().schema().root(), projection);
       Batch batch;
       String broken = null;
       while (broken == null && (batch = scanner.next()) != null) {
@@ -162,6 +168,13 @@ public final class FuzzRunner implements AutoCloseable {
         if (broken == null) {
           for (int i = 0; i < digests.size(); i++) {
             digests.get(i).accept(batch.columns().get(i));
+          }
+          for (VariantColumn v : variants) {
+            for (byte[] value : v.values(batch)) {
+              if (value != null) {
+                VariantJson.of(value);
+              }
+            }
           }
           scanner.decodeAhead();
         }
