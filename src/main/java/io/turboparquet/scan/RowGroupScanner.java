@@ -183,10 +183,11 @@ final class RowGroupScanner implements AutoCloseable {
       return null;
     }
     long bytes = selection != null ? selection.bytes() : RowGroupFetch.projectedBytes(meta, rowGroupIndex, projection);
-    if (bytes + alsoHeld > options.io().memoryBudget() || bytes > Integer.MAX_VALUE) {
+    if (bytes + alsoHeld > options.io().memoryBudget() || bytes > Integer.MAX_VALUE
+        || !context.allowance().tryReserve(bytes)) {
       return null;
     }
-    return RowGroupFetch.start(context, meta, path, rowGroupIndex, projection, selection);
+    return RowGroupFetch.start(context, meta, path, rowGroupIndex, projection, selection, bytes);
   }
 
   /** Bytes this scanner's coalesced reads hold in memory (0 when it reads chunk by chunk). */
