@@ -1,11 +1,8 @@
 package io.turboparquet.drill;
 
-import com.google.common.cache.Cache;
-import com.google.common.cache.CacheBuilder;
 import io.turboparquet.filter.Filter;
 import io.turboparquet.filter.Predicate;
 import io.turboparquet.format.FileMetadata;
-import io.turboparquet.scan.FetchAllowance;
 import io.turboparquet.scan.RowGroupPipeline;
 import io.turboparquet.scan.RowGroupRead;
 import io.turboparquet.scan.ScanContext;
@@ -22,7 +19,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
-import org.apache.drill.common.config.DrillConfig;
 import org.apache.drill.common.exceptions.ExecutionSetupException;
 import org.apache.drill.common.exceptions.UserException;
 import org.apache.drill.common.expression.LogicalExpression;
@@ -31,7 +27,6 @@ import org.apache.drill.exec.ops.OperatorContext;
 import org.apache.drill.exec.physical.impl.BatchCreator;
 import org.apache.drill.exec.physical.impl.ScanBatch;
 import org.apache.drill.exec.record.RecordBatch;
-import org.apache.drill.exec.server.DrillbitContext;
 import org.apache.drill.exec.store.ColumnExplorer;
 import org.apache.drill.exec.store.dfs.DrillFileSystem;
 import org.apache.drill.exec.store.parquet.RowGroupReadEntry;
@@ -54,7 +49,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class TurboParquetScanBatchCreator implements BatchCreator<TurboParquetRowGroupScan> {
   private static final Logger logger = LoggerFactory.getLogger(TurboParquetScanBatchCreator.class);
-  private static final Cache<DrillbitContext, FetchAllowance> ALLOWANCES = CacheBuilder.newBuilder().weakKeys().build();
 
   @Override
   public ScanBatch getBatch(ExecutorFragmentContext context, TurboParquetRowGroupScan scan,
@@ -119,7 +113,7 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
     // The pools are the drillbit's; every read's buffers come from the scan operator's allocator.
     ScanContext scanContext = new ScanContext(StoreFileSystem.of(fs), options,
         new DrillBufferSource(operator.getAllocator()), operator.getScanExecutor(), operator.getScanDecodeExecutor(),
-        metrics).withAllowance(fetchAllowance(context.getDrillbitContext()));
+        metrics);
     RowGroupPipeline pipeline = new RowGroupPipeline(scanContext, reads);
     for (int i = 0; i < readers.size(); i++) {
       readers.get(i).attach(pipeline, i);
@@ -134,21 +128,6 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
         .findFirst().orElse(options);
     return new TurboParquetScanBatch(context, operator, readers, implicitColumns, pipeline, metrics, reported,
         entries.size(), pruned);
-  }
-
-  /**
-   * The coalesced reads of all scans of a drillbit together hold at most a quarter of its direct
-   * memory (Drill's {@code -XX:MaxDirectMemorySize}): each scan's {@code memoryBudget} (256 MiB)
-   * bounds it alone, and under eight concurrent clients the drillbit's peak was 1.2x the built-in
-   * reader's (docs/benchmarks.md, "Concurrency soak"). A row group that finds no room is read chunk
-   * by chunk, and none is read ahead.
-   */
-  static FetchAllowance fetchAllowance(DrillbitContext drillbit) {
-    try {
-      return ALLOWANCES.get(drillbit, () -> new FetchAllowance(DrillConfig.getMaxDirectMemory() / 4));
-    } catch (ExecutionException e) {
-      throw new IllegalStateException(e.getCause());
-    }
   }
 
   /**

@@ -53,8 +53,6 @@ final class RowGroupFetch implements AutoCloseable {
   private final List<ByteBuf> buffers = new ArrayList<>();
   private final List<List<FetchPart>> parts = new ArrayList<>();
   private final long bytes;
-  /** Bytes taken from the shared {@link FetchAllowance} for this fetch, given back at {@link #close}. */
-  private long reserved;
   private FSDataInputStream vectoredStream;
   /**
    * Buffers of our own a vectored read was given instead of views of the ranges' buffers, by the
@@ -142,15 +140,8 @@ final class RowGroupFetch implements AutoCloseable {
    * asynchronously, else right here. The caller closes the fetch.
    */
   static RowGroupFetch start(ScanContext context, FileMetadata meta, Path path, int rowGroup,
-      List<ColumnDescriptor> projection, PageSelection selection, long reserved) {
-    RowGroupFetch fetch;
-    try {
-      fetch = new RowGroupFetch(context, meta, path, rowGroup, projection, selection);
-    } catch (RuntimeException | Error e) {
-      context.allowance().release(reserved);
-      throw e;
-    }
-    fetch.reserved = reserved;
+      List<ColumnDescriptor> projection, PageSelection selection) {
+    RowGroupFetch fetch = new RowGroupFetch(context, meta, path, rowGroup, projection, selection);
     fetch.issue();
     return fetch;
   }
@@ -371,7 +362,6 @@ final class RowGroupFetch implements AutoCloseable {
       vectoredExtra.values().forEach(ByteBuf::release);
       vectoredExtra.clear();
     }
-    context.allowance().release(reserved);
     if (vectoredStream != null) {
       context.metrics().addStoreReads(StoreReads.of(vectoredStream));
       try {

@@ -183,11 +183,10 @@ final class RowGroupScanner implements AutoCloseable {
       return null;
     }
     long bytes = selection != null ? selection.bytes() : RowGroupFetch.projectedBytes(meta, rowGroupIndex, projection);
-    if (bytes + alsoHeld > options.io().memoryBudget() || bytes > Integer.MAX_VALUE
-        || !context.allowance().tryReserve(bytes)) {
+    if (bytes + alsoHeld > options.io().memoryBudget() || bytes > Integer.MAX_VALUE) {
       return null;
     }
-    return RowGroupFetch.start(context, meta, path, rowGroupIndex, projection, selection, bytes);
+    return RowGroupFetch.start(context, meta, path, rowGroupIndex, projection, selection);
   }
 
   /** Bytes this scanner's coalesced reads hold in memory (0 when it reads chunk by chunk). */

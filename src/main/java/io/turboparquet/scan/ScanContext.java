@@ -16,17 +16,13 @@ import org.apache.hadoop.fs.FileSystem;
  * decode pool) stops at its next batch with an {@link InterruptedIOException}, as it does when the
  * thread that asks for batches is interrupted; the scan's owner then closes it, which releases every
  * buffer. Contexts made by {@link #withOptions} share the signal.
- *
- * <p>{@code allowance} bounds the coalesced reads of all scans that share it (inside Drill: a
- * drillbit's); unlimited unless {@link #withAllowance} says otherwise.
  */
 public record ScanContext(FileSystem fileSystem, ScanOptions options, BufferSource buffers,
-    ExecutorService scanPool, ExecutorService decodePool, ScanMetrics metrics, Cancellation cancellation,
-    FetchAllowance allowance) {
+    ExecutorService scanPool, ExecutorService decodePool, ScanMetrics metrics, Cancellation cancellation) {
 
   public ScanContext(FileSystem fileSystem, ScanOptions options, BufferSource buffers, ExecutorService scanPool,
       ExecutorService decodePool, ScanMetrics metrics) {
-    this(fileSystem, options, buffers, scanPool, decodePool, metrics, new Cancellation(), FetchAllowance.unlimited());
+    this(fileSystem, options, buffers, scanPool, decodePool, metrics, new Cancellation());
   }
 
   public ScanContext {
@@ -35,7 +31,6 @@ public record ScanContext(FileSystem fileSystem, ScanOptions options, BufferSour
     Objects.requireNonNull(buffers, "buffers");
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(cancellation, "cancellation");
-    Objects.requireNonNull(allowance, "allowance");
     if (options.io().asyncPageReads() && scanPool == null) {
       throw new IllegalArgumentException("async page reads need a scan pool");
     }
@@ -50,12 +45,7 @@ public record ScanContext(FileSystem fileSystem, ScanOptions options, BufferSour
 
   /** The same resources and metrics with other options (e.g. a row group's batch size). */
   public ScanContext withOptions(ScanOptions other) {
-    return new ScanContext(fileSystem, other, buffers, scanPool, decodePool, metrics, cancellation, allowance);
-  }
-
-  /** The same context whose coalesced reads count against {@code shared} (other scans' too). */
-  public ScanContext withAllowance(FetchAllowance shared) {
-    return new ScanContext(fileSystem, options, buffers, scanPool, decodePool, metrics, cancellation, shared);
+    return new ScanContext(fileSystem, other, buffers, scanPool, decodePool, metrics, cancellation);
   }
 
   /** Asks the scan to stop (any thread): its decoding fails at its next batch. */
