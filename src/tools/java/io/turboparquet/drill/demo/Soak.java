@@ -47,8 +47,13 @@ public final class Soak {
   /** The query kinds of the mix. */
   public enum Kind { AGGREGATE, FILTER, LIMIT, WIDE, NESTED, CORRUPT }
 
-  /** What to run. {@code loadThreads} busy threads in this JVM compete with the drillbit for CPU. */
-  public record Settings(String reader, int clients, Duration load, long seed, int cancelOneIn, int loadThreads) {
+  /**
+   * What to run. {@code variants}: at most this many queries of each kind (the mix has 2-8; fewer
+   * make a shorter warm-up). {@code loadThreads} busy threads in this JVM compete with the drillbit
+   * for CPU.
+   */
+  public record Settings(String reader, int clients, Duration load, long seed, int cancelOneIn, int variants,
+      int loadThreads) {
   }
 
   /** One query of the mix; a corrupt one must fail, naming its file. */
@@ -158,8 +163,11 @@ public final class Soak {
     return mix;
   }
 
+  /** {@code reader} is a format type, optionally with format properties: {@code turbo-parquet:memoryBudget=N}. */
   private static String table(Path file, String reader) {
-    return "table(dfs.`" + file.toAbsolutePath() + "`(type => '" + reader + "'))";
+    String[] parts = reader.split(":", 2);
+    String properties = parts.length == 1 ? "" : ", " + parts[1].replace("=", " => ");
+    return "table(dfs.`" + file.toAbsolutePath() + "`(type => '" + parts[0] + "'" + properties + "))";
   }
 
   /** Picks a kind uniformly (corrupt files a little less often), then one of its variants. */
@@ -172,7 +180,9 @@ public final class Soak {
   /** Runs the soak against a started drillbit. */
   public static Report run(Settings settings, SoakFiles files, SoakDrillbit drillbit) throws Exception {
     String url = "jdbc:drill:drillbit=127.0.0.1:" + drillbit.userPort;
-    List<Query> mix = mix(files, settings.reader());
+    Map<Kind, Integer> taken = new EnumMap<>(Kind.class);
+    List<Query> mix = mix(files, settings.reader()).stream()
+        .filter(q -> taken.merge(q.kind(), 1, Integer::sum) <= settings.variants()).toList();
     Map<String, String> firstAnswers = new ConcurrentHashMap<>();
     ConcurrentLinkedQueue<String> unexpected = new ConcurrentLinkedQueue<>();
     ConcurrentLinkedQueue<String> uncleanCorrupt = new ConcurrentLinkedQueue<>();
@@ -488,7 +498,7 @@ public final class Soak {
     String classpath = System.getProperty("java.class.path");
     List<Report> reports = new ArrayList<>();
     for (String reader : readers) {
-      Settings settings = new Settings(reader, clients, Duration.ofSeconds(seconds), seed, 10, load);
+      Settings settings = new Settings(reader, clients, Duration.ofSeconds(seconds), seed, 10, 8, load);
       System.err.printf("== %s %s: %s%n", Instant.now(), reader, settings);
       final int directMiB = direct;
       try (SoakDrillbit drillbit = SoakDrillbit.start((options, main) -> {
