@@ -115,6 +115,9 @@ final class RowGroupScanner implements AutoCloseable {
     try {
       for (int i = 0; i < projection.size(); i++) {
         ColumnChunkMeta chunk = rowGroup.column(projection.get(i).index());
+        if (chunk.decryptor() != null) {
+          chunk.decryptor().requireKey(); // before the chunk's input is made, which nothing would then close
+        }
         ChunkLocation location = new ChunkLocation(file, rowGroupIndex, chunk);
         List<ChunkInput> inputs;
         PageSource pages;

@@ -148,4 +148,143 @@ class EncryptedFilesCryptoTest {
     }
     assertTrue(failures.isEmpty(), String.join("\n", failures));
   }
+
+  /** The message of what reading {@code file} with {@code keys} throws: an IOException naming the file. */
+  static String refusal(Path file, FileDecryptionProperties keys, List<String> columns) {
+    IOException e = assertThrows(IOException.class, () -> ours(file, keys, columns, ScanOptions.defaults()),
+        file.toString());
+    String m = e.getMessage();
+    assertTrue(m.contains(file.getFileName().toString()), "names the file: " + m);
+    for (byte[] key : List.of(FOOTER_128, DOUBLE_128, FLOAT_128, ascii("0123456789012345X"),
+        ascii("1234567890123459"))) { // the keys of the tests, right or wrong: none is in any message
+      String text = new String(key, StandardCharsets.US_ASCII);
+      assertFalse(m.contains(text) || m.contains(HexFormat.of().formatHex(key))
+          || m.contains(Base64.getEncoder().encodeToString(key)), "no key bytes: " + m);
+    }
+    return m;
+  }
+
+  static FileDecryptionProperties.Builder footerOnly(byte[] footerKey) {
+    return FileDecryptionProperties.builder().withFooterKey(footerKey).withPlaintextFilesAllowed();
+  }
+
+  @Test
+  void withoutKeysEncryptedFootersAreRefusedNamingTheSetting() throws IOException {
+    for (Path file : files()) {
+      if (!file.getFileName().toString().contains("plaintext_footer")) {
+        String m = refusal(file, null, null);
+        assertTrue(m.contains("encrypted footer") && m.contains("parquet.crypto.factory.class"), m);
+      }
+    }
+  }
+
+  @Test
+  void withoutKeysAPlaintextFootersPlainColumnsReadAndItsEncryptedOnesAreRefused() throws IOException {
+    Path file = dir().resolve("encrypt_columns_plaintext_footer.parquet.encrypted");
+    List<String> plain = List.of("boolean_field", "int32_field", "ba_field");
+    assertEquals(ParquetJavaDigest.digest(file, plain, keys(file)), ours(file, null, plain, ScanOptions.defaults()));
+    String m = refusal(file, null, List.of("int32_field", "double_field"));
+    assertTrue(m.contains("column double_field") && m.contains("parquet.crypto.factory.class"), m);
+  }
+
+  @Test
+  void aWrongFooterKeyIsRefused() throws IOException {
+    for (Path file : files()) {
+      if (!aes256(file)) {
+        FileDecryptionProperties.Builder b = footerOnly(ascii("0123456789012349"));
+        if (file.getFileName().toString().contains("aad")) {
+          b.withAADPrefix(AAD_PREFIX);
+        }
+        String m = refusal(file, b.build(), null);
+        assertTrue(m.contains("footer") && m.contains("wrong"), m);
+      }
+    }
+  }
+
+  @Test
+  void aWrongOrMissingColumnKeyIsRefusedNamingTheColumn() throws IOException {
+    Path file = dir().resolve("encrypt_columns_and_footer.parquet.encrypted");
+    String wrong = refusal(file, footerOnly(FOOTER_128).withColumnKeys(columnKeys("double_field",
+        ascii("1234567890123459"), "float_field", FLOAT_128)).build(), null);
+    assertTrue(wrong.contains("column double_field") && wrong.contains("wrong key"), wrong);
+    String missing = refusal(file, footerOnly(FOOTER_128).withColumnKeys(columnKeys("double_field", DOUBLE_128))
+        .build(), null);
+    assertTrue(missing.contains("column float_field") && missing.contains("no key"), missing);
+    // The columns it has keys for still read.
+    List<String> readable = List.of("double_field", "int32_field");
+    assertEquals(ParquetJavaDigest.digest(file, readable, keys(file)), ours(file, footerOnly(FOOTER_128)
+        .withColumnKeys(columnKeys("double_field", DOUBLE_128)).build(), readable, ScanOptions.defaults()));
+  }
+
+  @Test
+  void aMissingOrWrongAadPrefixIsRefused() throws IOException {
+    Path stored = dir().resolve("encrypt_columns_and_footer_aad.parquet.encrypted");
+    Path notStored = dir().resolve("encrypt_columns_and_footer_disable_aad_storage.parquet.encrypted");
+    FileDecryptionProperties noPrefix = FileDecryptionProperties.builder().withFooterKey(FOOTER_128)
+        .withColumnKeys(columnKeys("double_field", DOUBLE_128, "float_field", FLOAT_128)).build();
+    assertTrue(refusal(notStored, noPrefix, null).contains("AAD prefix"));
+    FileDecryptionProperties otherPrefix = FileDecryptionProperties.builder().withFooterKey(FOOTER_128)
+        .withColumnKeys(columnKeys("double_field", DOUBLE_128, "float_field", FLOAT_128))
+        .withAADPrefix(ascii("tester2")).build();
+    assertTrue(refusal(stored, otherPrefix, null).contains("AAD prefix"));
+    assertTrue(refusal(notStored, otherPrefix, null).contains("wrong"));
+  }
+
+  /**
+   * Every byte of the GCM files' encrypted chunks, changed, makes the read fail naming the column,
+   * and a change in the footer either fails or reads the same values: never other values. (Bytes of
+   * unencrypted chunks have no more protection than in any Parquet file; files with AES-CTR pages
+   * are left out: CTR does not authenticate pages.)
+   */
+  @Test
+  void aChangedByteNeverReadsAsOtherValues() throws IOException {
+    List<String> failures = new ArrayList<>();
+    for (String name : List.of("encrypt_columns_and_footer.parquet.encrypted",
+        "encrypt_columns_plaintext_footer.parquet.encrypted", "uniform_encryption.parquet.encrypted")) {
+      Path file = dir().resolve(name);
+      byte[] bytes = Files.readAllBytes(file);
+      List<String> expected = ours(file, keys(file), null, ScanOptions.defaults());
+      io.turboparquet.format.FileMetadata meta;
+      try (org.apache.hadoop.fs.FSDataInputStream in = harness.fileSystem().open(ScanHarness.hadoopPath(file))) {
+        meta = io.turboparquet.format.FooterReader.read(in, file.toString(), bytes.length,
+            io.turboparquet.format.FooterOptions.DEFAULT, keys(file));
+      }
+      int footerStart = bytes.length - 8 - (int) ChunkDecryptor.littleEndian(bytes, bytes.length - 8);
+      Path copy = Files.createTempFile("tampered", ".parquet.encrypted");
+      try {
+        for (int at = 0; at < bytes.length; at += 3) {
+          String column = null;
+          for (io.turboparquet.format.RowGroupMeta rg : meta.rowGroups()) {
+            for (io.turboparquet.format.ColumnChunkMeta c : rg.columns()) {
+              if (c.decryptor() != null && at >= c.startOffset() && at < c.startOffset() + c.totalCompressedSize()) {
+                column = c.column().dottedPath();
+              }
+            }
+          }
+          if (column == null && at < footerStart) {
+            continue;
+          }
+          byte[] changed = bytes.clone();
+          changed[at] ^= 0x10;
+          Files.write(copy, changed);
+          try {
+            List<String> got = ours(copy, keys(file), null, ScanOptions.defaults());
+            if (column != null || !got.equals(expected)) {
+              failures.add(name + " byte " + at + (column == null ? ": other values" : ": read, in column " + column));
+            }
+          } catch (IOException e) {
+            if (!e.getMessage().contains(copy.getFileName().toString())
+                || column != null && !e.getMessage().contains("column " + column)) {
+              failures.add(name + " byte " + at + ": " + e.getMessage());
+            }
+          } catch (RuntimeException e) {
+            failures.add(name + " byte " + at + ": " + e);
+          }
+        }
+      } finally {
+        Files.delete(copy);
+      }
+    }
+    assertTrue(failures.isEmpty(), failures.size() + " failures:\n" + String.join("\n", failures));
+  }
 }
