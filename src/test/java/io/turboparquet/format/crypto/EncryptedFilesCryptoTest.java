@@ -287,4 +287,56 @@ class EncryptedFilesCryptoTest {
     }
     assertTrue(failures.isEmpty(), failures.size() + " failures:\n" + String.join("\n", failures));
   }
+
+  /** The double_field values a scan of {@code file} with {@code filter} returns, and its metrics. */
+  record Doubles(List<Double> values, ScanMetrics metrics) {}
+
+  static Doubles doubles(Path file, String filter) throws IOException {
+    TrackingBufferSource buffers = new TrackingBufferSource();
+    ScanMetrics metrics = new ScanMetrics();
+    io.turboparquet.scan.ScanContext context = harness.context(ScanOptions.defaults(), buffers, metrics)
+        .withDecryption(DecryptionKeys.of(keys(file)));
+    org.apache.hadoop.fs.Path path = ScanHarness.hadoopPath(file);
+    List<Double> out = new ArrayList<>();
+    try (io.turboparquet.scan.ParquetFileScanner s = io.turboparquet.scan.ParquetFileScanner.open(context, path,
+        io.turboparquet.scan.ParquetFileScanner.readMetadata(context, path), List.of("double_field"),
+        filter == null ? null : io.turboparquet.filter.Predicate.parse(filter))) {
+      for (io.turboparquet.scan.Batch b; (b = s.next()) != null; ) {
+        io.turboparquet.scan.ColumnBatch c = b.columns().get(0);
+        for (int r = 0; r < b.rows(); r++) {
+          if (c.validity() == null || (c.validity().getByte(r >>> 3) >> (r & 7) & 1) != 0) {
+            out.add(Double.longBitsToDouble(c.values().values().getLongLE(8 * r)));
+          }
+        }
+      }
+    } finally {
+      assertEquals(0, buffers.outstanding(), "buffers leaked");
+    }
+    return new Doubles(out, metrics);
+  }
+
+  /**
+   * Filtered reads of the file with encrypted bloom filters and page indexes: a value inside the
+   * column's range that no row holds is ruled out by the (decrypted) bloom filter, every row group;
+   * each value a row holds comes back as often as it is stored.
+   */
+  @Test
+  void encryptedBloomFiltersAndPageIndexesPrune() throws IOException {
+    Path file = dir().resolve("encrypt_columns_and_footer_bloom_filter.parquet.encrypted");
+    Doubles all = doubles(file, null);
+    List<Double> sorted = all.values().stream().distinct().sorted().toList();
+    assertTrue(sorted.size() > 10, "values: " + sorted);
+    for (int i = 0; i < sorted.size() - 1; i += Math.max(1, sorted.size() / 7)) {
+      double present = sorted.get(i);
+      Doubles got = doubles(file, "double_field = " + present);
+      assertEquals(all.values().stream().filter(v -> v == present).count(),
+          got.values().stream().filter(v -> v == present).count(), "rows holding " + present);
+      assertEquals(0, got.metrics().pageIndexFallbacks(), "page indexes read");
+      double absent = (present + sorted.get(i + 1)) / 2;
+      Doubles none = doubles(file, "double_field = " + absent);
+      assertEquals(List.of(), none.values(), "rows holding " + absent);
+      assertEquals(all.metrics().rowGroups(), none.metrics().rowGroupsPrunedByBloomFilter(),
+          "row groups the bloom filter rules out for " + absent);
+    }
+  }
 }
