@@ -49,11 +49,12 @@ public final class FileDecryptor {
       EncryptionAlgorithm algorithm, byte[] keyMetadata) throws IOException {
     ErrorContext where = ErrorContext.of(file);
     if (properties == null) {
-      throw where.io("has an encrypted footer and cannot be read: " + NO_KEYS);
+      throw new KeyUnavailableException(where, "has an encrypted footer and cannot be read: " + NO_KEYS);
     }
     byte[] key = footerKey(properties, keyMetadata, where);
     if (key == null) {
-      throw where.io("has an encrypted footer and the decryption properties give no key for it");
+      throw new KeyUnavailableException(where, "has an encrypted footer and the decryption properties give no key for"
+          + " it");
     }
     return new FileDecryptor(where, properties, algorithm, fileAad(where, properties, algorithm),
         cipher(key, where, "the footer"));
@@ -69,7 +70,8 @@ public final class FileDecryptor {
     ErrorContext where = ErrorContext.of(file);
     byte[] key = footerKey(properties, signingKeyMetadata, where);
     if (key == null && properties.checkFooterIntegrity()) {
-      throw where.io("has a signed plaintext footer and the decryption properties give no key to verify it");
+      throw new KeyUnavailableException(where, "has a signed plaintext footer and the decryption properties give no"
+          + " key to verify it");
     }
     return new FileDecryptor(where, properties, algorithm, fileAad(where, properties, algorithm),
         key == null ? null : cipher(key, where, "the footer"));
@@ -215,13 +217,16 @@ public final class FileDecryptor {
     byte[] stored = algorithm.aadPrefix();
     byte[] given = properties.getAADPrefix();
     if (algorithm.supplyAadPrefix() && given == null) {
-      throw where.io("was encrypted with an AAD prefix it does not store: the decryption properties must give it");
+      throw new KeyUnavailableException(where, "was encrypted with an AAD prefix it does not store: the decryption"
+          + " properties must give it");
     }
     if (given != null && stored != null && !Arrays.equals(given, stored)) {
-      throw where.io("stores an AAD prefix other than the one the decryption properties give");
+      throw new ParquetCorruptionException(where, "stores an AAD prefix other than the one the decryption properties"
+          + " give");
     }
     if (given != null && stored == null && !algorithm.supplyAadPrefix()) {
-      throw where.io("was encrypted without an AAD prefix, but the decryption properties give one");
+      throw new ParquetCorruptionException(where, "was encrypted without an AAD prefix, but the decryption properties"
+          + " give one");
     }
     AADPrefixVerifier verifier = (AADPrefixVerifier) packagePrivate(properties, "getAADPrefixVerifier");
     if (verifier != null && stored != null) {
