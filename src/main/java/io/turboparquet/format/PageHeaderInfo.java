@@ -39,6 +39,13 @@ public record PageHeaderInfo(
         repetitionLevelsByteLength, compressed);
   }
 
+  /** This header without its CRC (see {@code page.EncryptedPages}: an encrypted page's CRC is over the stored module). */
+  public PageHeaderInfo withoutCrc() {
+    return new PageHeaderInfo(type, headerLength, uncompressedSize, compressedSize, false, 0, numValues, encoding,
+        definitionLevelEncoding, repetitionLevelEncoding, numNulls, numRows, definitionLevelsByteLength,
+        repetitionLevelsByteLength, compressed);
+  }
+
   public boolean isDataPage() {
     return type == PageType.DATA_PAGE || type == PageType.DATA_PAGE_V2;
   }

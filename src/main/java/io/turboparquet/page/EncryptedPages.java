@@ -68,7 +68,9 @@ final class EncryptedPages {
   /**
    * The plaintext page whose (stored) header was just read: its module is read from {@code in}
    * (the header's compressed size, checked against the chunk as plain pages are), decrypted and
-   * released; the returned header's compressed size is the plaintext's.
+   * released; the returned header's compressed size is the plaintext's. Its CRC is dropped:
+   * parquet-java computes it over the stored (encrypted) module, which GCM authenticates anyway,
+   * so checked against the plaintext it would refuse intact pages.
    */
   Page page(ChunkInput in, PageHeaderInfo header, long offset, int dataPage, int maxPageBytes, long firstRow,
       long rows) throws IOException {
@@ -80,6 +82,7 @@ final class EncryptedPages {
     } finally {
       stored.release();
     }
-    return new Page(header.withSizes(header.headerLength(), plain.readableBytes()), plain, offset, firstRow, rows);
+    return new Page(header.withSizes(header.headerLength(), plain.readableBytes()).withoutCrc(), plain, offset,
+        firstRow, rows);
   }
 }

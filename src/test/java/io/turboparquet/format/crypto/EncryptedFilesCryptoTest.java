@@ -40,9 +40,12 @@ class EncryptedFilesCryptoTest {
   static final byte[] FLOAT_128 = ascii("1234567890123451");
   static final byte[] AAD_PREFIX = ascii("tester");
 
-  /** Coalesced and async reads, chunk streams read ahead, and plain synchronous streams. */
+  /**
+   * Coalesced and async reads, chunk streams read ahead, and plain synchronous streams; with page
+   * checksums verified (parquet-java writes them by default) where the writer stored them.
+   */
   static final List<ScanOptions> READ_MODES = List.of(ScanOptions.defaults(),
-      ScanOptions.builder().coalescedReads(false).build(),
+      ScanOptions.builder().coalescedReads(false).verifyChecksums(true).build(),
       ScanOptions.builder().coalescedReads(false).asyncPageReads(false).build());
 
   private static ScanHarness harness;
