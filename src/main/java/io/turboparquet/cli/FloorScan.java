@@ -45,7 +45,7 @@ final class FloorScan {
               chunk.totalCompressedSize(), options.io().bufferedReads(), bufferSize, buffers);
           PageDecompressor decompressor = new PageDecompressor(location, buffers, options.decode().verifyChecksums(),
               options.limits().maxPageBytes());
-          try (PageReader pages = new PageReader(input, location, options.limits().maxPageBytes())) {
+          try (PageReader pages = new PageReader(input, location, options.limits().maxPageBytes(), buffers)) {
             Page page;
             while ((page = pages.next()) != null) {
               try {

@@ -10,6 +10,7 @@ import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.FooterReader;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.SchemaNode;
+import io.turboparquet.format.crypto.DecryptionKeys;
 import io.turboparquet.format.thrift.FooterDecoder;
 import io.turboparquet.io.ErrorContext;
 import io.turboparquet.io.FileOpener;
@@ -286,7 +287,8 @@ public final class Main {
       for (int i = 0; i < repeat; i++) {
         TrackingBufferSource buffers = new TrackingBufferSource();
         ScanMetrics metrics = new ScanMetrics();
-        ScanContext context = new ScanContext(fs, options, buffers, pools.scanPool(), pools.decodePool(), metrics);
+        ScanContext context = new ScanContext(fs, options, buffers, pools.scanPool(), pools.decodePool(), metrics)
+            .withDecryption(DecryptionKeys.fromHadoop(fs.getConf()));
         // A file system that counts what it served (the slow:// harness) says so in Hadoop's storage statistics.
         StorageStatistics storage = fs.getStorageStatistics();
         storage = storage != null && storage.isTracked("read_calls") ? storage : null;
@@ -351,7 +353,7 @@ public final class Main {
     try (ScanPools pools = ScanPools.forOptions(options)) {
       TrackingBufferSource buffers = new TrackingBufferSource();
       ScanContext context = new ScanContext(fs, options, buffers, pools.scanPool(), pools.decodePool(),
-          new ScanMetrics());
+          new ScanMetrics()).withDecryption(DecryptionKeys.fromHadoop(fs.getConf()));
       for (String line : Digester.digest(context, dataset.files(), columns)) {
         out.println(line);
       }
@@ -382,7 +384,7 @@ public final class Main {
     ScanOptions options = Head.options(rows);
     try (ScanPools pools = ScanPools.forOptions(options)) {
       ScanContext context = new ScanContext(fs, options, new TrackingBufferSource(), pools.scanPool(),
-          pools.decodePool(), new ScanMetrics());
+          pools.decodePool(), new ScanMetrics()).withDecryption(DecryptionKeys.fromHadoop(fs.getConf()));
       Head.rows(context, dataset.files(), columns, rows, out::println);
     }
     return 0;

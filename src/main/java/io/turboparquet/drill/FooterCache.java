@@ -21,7 +21,12 @@ import org.apache.drill.common.exceptions.UserException;
 import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.exec.server.DrillbitContext;
 import org.apache.drill.exec.store.parquet.ParquetRecordWriter;
+import io.turboparquet.format.crypto.DecryptionKeys;
+import java.nio.charset.StandardCharsets;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.parquet.crypto.DecryptionPropertiesFactory;
+import org.apache.parquet.crypto.FileDecryptionProperties;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -61,7 +66,11 @@ final class FooterCache {
   private static final Cache<DrillbitContext, FooterCache> PER_DRILLBIT =
       CacheBuilder.newBuilder().weakKeys().build();
 
-  private record Key(String path, long length, long modificationTime) {}
+  /**
+   * A file version under a decryption setting: a footer decoded with keys carries them (its chunks'
+   * decryptors), so a plugin with other keys or none must not be handed it.
+   */
+  private record Key(String path, long length, long modificationTime, String crypto) {}
 
   /** A cached footer and what was last derived from it, under the settings it was derived with. */
   private static final class Entry {
@@ -126,7 +135,16 @@ final class FooterCache {
 
   /** The footer of the file {@code status} describes, decoded now unless this version of it is cached. */
   FileMetadata get(FileSystem fs, FileStatus status) throws IOException {
-    return entry(fs, status).footer;
+    return get(fs, status, fs.getConf());
+  }
+
+  /**
+   * As {@link #get(FileSystem, FileStatus)}, decrypting with the crypto factory of {@code conf}, the
+   * plugin's Hadoop configuration: not {@code fs.getConf()}, which for a file system Hadoop cached is
+   * the configuration of whichever plugin made it first.
+   */
+  FileMetadata get(FileSystem fs, FileStatus status, Configuration conf) throws IOException {
+    return entry(fs, status, conf).footer;
   }
 
   /**
@@ -136,8 +154,9 @@ final class FooterCache {
    * may both derive; either result is kept.
    */
   @SuppressWarnings("unchecked")
-  <T> T derived(FileSystem fs, FileStatus status, Object settings, Deriver<T> deriver) throws IOException {
-    Entry entry = entry(fs, status);
+  <T> T derived(FileSystem fs, FileStatus status, Configuration conf, Object settings, Deriver<T> deriver)
+      throws IOException {
+    Entry entry = entry(fs, status, conf);
     Derived derived = entry.derived;
     if (derived == null || !derived.settings().equals(settings)) {
       derived = new Derived(settings, deriver.derive(entry.footer));
@@ -146,14 +165,15 @@ final class FooterCache {
     return (T) derived.value();
   }
 
-  private Entry entry(FileSystem fs, FileStatus status) throws IOException {
+  private Entry entry(FileSystem fs, FileStatus status, Configuration conf) throws IOException {
     if (checkAccess) {
       fs.access(status.getPath(), FsAction.READ); // a footer another user's query cached is no permission
     }
-    Key key = new Key(fs.makeQualified(status.getPath()).toString(), status.getLen(), status.getModificationTime());
+    Key key = new Key(fs.makeQualified(status.getPath()).toString(), status.getLen(), status.getModificationTime(),
+        cryptoSetting(conf));
     try {
       return footers.get(key, () -> {
-        Entry decoded = new Entry(decode(fs, status)); // concurrent callers of one key wait for one decode
+        Entry decoded = new Entry(decode(fs, status, conf)); // concurrent callers of one key wait for one decode
         Key older = newest.put(key.path(), key);
         if (older != null && !older.equals(key)) {
           footers.invalidate(older); // another length or modification time: that version is gone
@@ -171,10 +191,33 @@ final class FooterCache {
     return get(fs, fs.getFileStatus(path));
   }
 
-  private FileMetadata decode(FileSystem fs, FileStatus status) throws IOException {
+  private FileMetadata decode(FileSystem fs, FileStatus status, Configuration conf) throws IOException {
     decodes.increment();
+    // The keys come as parquet-java takes them: the crypto factory of the plugin's Hadoop configuration.
+    FileDecryptionProperties keys = conf == null ? null : DecryptionKeys.fromHadoop(conf).forFile(status.getPath());
     try (FSDataInputStream in = FileOpener.open(StoreFileSystem.of(fs), status, false)) {
-      return FooterReader.read(in, status.getPath().toString(), status.getLen(), OPTIONS);
+      return FooterReader.read(in, status.getPath().toString(), status.getLen(), OPTIONS, keys);
+    }
+  }
+
+  /**
+   * "" without a crypto factory; else a digest of the factory and every crypto setting (parquet-java's
+   * {@code parquet.crypto.*} and {@code parquet.encryption.*}, ours), which stands for the keys.
+   */
+  static String cryptoSetting(Configuration conf) {
+    if (conf == null || conf.get(DecryptionPropertiesFactory.CRYPTO_FACTORY_CLASS_PROPERTY_NAME) == null) {
+      return "";
+    }
+    java.util.TreeMap<String, String> settings = new java.util.TreeMap<>();
+    for (String prefix : new String[] {"parquet.crypto.", "parquet.encryption.", "turbo.parquet.crypto."}) {
+      settings.putAll(conf.getPropsWithPrefix(prefix));
+    }
+    try {
+      java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+      settings.forEach((k, v) -> sha.update((k + "\u0000" + v + "\u0000").getBytes(StandardCharsets.UTF_8)));
+      return java.util.HexFormat.of().formatHex(sha.digest());
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
     }
   }
 

@@ -149,7 +149,9 @@ public final class TurboParquetFormatPlugin extends ParquetFormatPlugin {
             continue;
           }
           try (FSDataInputStream in = fs.open(file)) {
-            FooterReader.read(in, file.toString(), fs.getFileStatus(file).getLen());
+            FooterReader.read(in, file.toString(), fs.getFileStatus(file).getLen(),
+                io.turboparquet.format.FooterOptions.DEFAULT,
+                io.turboparquet.format.crypto.DecryptionKeys.fromHadoop(getFsConf()).forFile(file));
           } catch (IOException | RuntimeException e) {
             return UserException.dataReadError(e)
                 .message("turbo-parquet could not read the footer of %s: %s", file, e.getMessage())

@@ -224,7 +224,7 @@ public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
   protected ParquetTableMetadataProviderBuilder<?> defaultTableMetadataProviderBuilder(
       MetadataProviderManager source) {
     return new TurboParquetMetadataProvider.Builder(source, FooterCache.of(formatPlugin.getContext()),
-        formatPlugin.getConfig().readsBuiltInTypes());
+        formatPlugin.getFsConf(), formatPlugin.getConfig().readsBuiltInTypes());
   }
 
   @Override

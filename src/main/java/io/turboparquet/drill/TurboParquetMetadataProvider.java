@@ -47,6 +47,8 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
 
   private final DrillFileSystem fs;
   private final FooterCache footers;
+  /** The plugin's Hadoop configuration: its crypto factory decrypts footers. */
+  private final org.apache.hadoop.conf.Configuration fsConf;
   /** Whether columns are planned as the built-in reader types them ({@link DrillFileMetadata.Planned}). */
   private final boolean builtInTypes;
   private final Path selectionRoot;
@@ -58,6 +60,7 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
     super(builder);
     this.fs = builder.fs;
     this.footers = builder.footers;
+    this.fsConf = builder.fsConf;
     this.builtInTypes = builder.builtInTypes;
     BaseParquetMetadataProvider source =
         (BaseParquetMetadataProvider) builder.metadataProviderManager().getTableMetadataProvider();
@@ -189,7 +192,7 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
     protected Metadata_V4.ParquetFileAndRowCountMetadata runInner() throws Exception {
       DrillFileMetadata metadata;
       try {
-        metadata = footers.derived(processUserFs, file, List.of(readerConfig, builtInTypes),
+        metadata = footers.derived(processUserFs, file, fsConf, List.of(readerConfig, builtInTypes),
             footer -> DrillFileMetadata.of(footer, file, processUserFs, readerConfig, builtInTypes));
       } catch (IOException | RuntimeException e) {
         throw FooterCache.unreadable(file.getPath(), e);
@@ -212,14 +215,17 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
   static final class Builder extends BaseParquetMetadataProvider.Builder<Builder>
       implements ParquetTableMetadataProviderBuilder<Builder> {
     private final FooterCache footers;
+    private final org.apache.hadoop.conf.Configuration fsConf;
     private final boolean builtInTypes;
     private final ParquetTableMetadataProviderImpl.Builder drills;
     private DrillFileSystem fs;
     private Path cacheFileRoot;
 
-    Builder(MetadataProviderManager source, FooterCache footers, boolean builtInTypes) {
+    Builder(MetadataProviderManager source, FooterCache footers, org.apache.hadoop.conf.Configuration fsConf,
+        boolean builtInTypes) {
       super(source);
       this.footers = footers;
+      this.fsConf = fsConf;
       this.builtInTypes = builtInTypes;
       this.drills = new ParquetTableMetadataProviderImpl.Builder(source);
     }

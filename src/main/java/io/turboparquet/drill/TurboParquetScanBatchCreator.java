@@ -69,7 +69,7 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
     }
     List<RowGroupReadEntry> entries = rowGroupScan.getRowGroupReadEntries();
     Map<Path, FileFooter> footers = footers(entries, FooterCache.of(scan.getFormatPlugin().getContext()), fs,
-        operator.getScanExecutor());
+        scan.getFormatPlugin().getFsConf(), operator.getScanExecutor());
     Map<Path, Optional<Filter>> filters = new HashMap<>();
     Map<Path, DrillPredicates.Reading> readings = new HashMap<>(); // per file: dates differ
     DrillPredicates.Reading session = DrillPredicates.Reading.of(context.getOptions(),
@@ -160,12 +160,12 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
    * entry order, fails the scan.
    */
   private static Map<Path, FileFooter> footers(List<RowGroupReadEntry> entries, FooterCache cache,
-      DrillFileSystem fs, ExecutorService pool) {
+      DrillFileSystem fs, org.apache.hadoop.conf.Configuration conf, ExecutorService pool) {
     Map<Path, FutureTask<FileFooter>> tasks = new LinkedHashMap<>();
     for (RowGroupReadEntry entry : entries) {
       tasks.computeIfAbsent(entry.getPath(), path -> new FutureTask<>(() -> {
         FileStatus status = fs.getFileStatus(path);
-        return new FileFooter(status, cache.get(fs, status));
+        return new FileFooter(status, cache.get(fs, status, conf));
       }));
     }
     if (tasks.size() > 1 && pool != null) {

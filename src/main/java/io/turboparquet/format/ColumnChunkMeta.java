@@ -1,5 +1,6 @@
 package io.turboparquet.format;
 
+import io.turboparquet.format.crypto.ChunkDecryptor;
 import java.util.List;
 
 /**
@@ -16,6 +17,7 @@ import java.util.List;
  * @param columnIndexLength its length, 0 when it has none
  * @param bloomFilter where the chunk's bloom filter is, or null when it has none
  * @param geospatial a GEOMETRY or GEOGRAPHY chunk's statistics (decoded with the chunk), or null when absent
+ * @param decryptor the modules' decryptor of an encrypted chunk (Parquet modular encryption), else null
  */
 public record ColumnChunkMeta(
     ColumnDescriptor column,
@@ -31,7 +33,18 @@ public record ColumnChunkMeta(
     long columnIndexOffset,
     int columnIndexLength,
     BloomFilterLocation bloomFilter,
-    GeospatialStatistics geospatial) {
+    GeospatialStatistics geospatial,
+    ChunkDecryptor decryptor) {
+
+  /** A chunk that is not encrypted. */
+  public ColumnChunkMeta(ColumnDescriptor column, ChunkCoding coding, long numValues, long totalCompressedSize,
+      long totalUncompressedSize, long dataPageOffset, long dictionaryPageOffset, ColumnStatistics statistics,
+      long offsetIndexOffset, int offsetIndexLength, long columnIndexOffset, int columnIndexLength,
+      BloomFilterLocation bloomFilter, GeospatialStatistics geospatial) {
+    this(column, coding, numValues, totalCompressedSize, totalUncompressedSize, dataPageOffset, dictionaryPageOffset,
+        statistics, offsetIndexOffset, offsetIndexLength, columnIndexOffset, columnIndexLength, bloomFilter,
+        geospatial, null);
+  }
 
   /** A chunk without statistics or page index, as the first model had it. */
   public ColumnChunkMeta(ColumnDescriptor column, CompressionCodec codec, List<Encoding> encodings, long numValues,

@@ -1,16 +1,20 @@
 package io.turboparquet.format;
 
+import io.turboparquet.format.crypto.FileDecryptor;
+import io.turboparquet.format.thrift.CryptoDecoder;
 import io.turboparquet.format.thrift.FooterDecoder;
 import io.turboparquet.io.ErrorContext;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.parquet.crypto.FileDecryptionProperties;
 
 /**
  * Reads the raw footer bytes from the end of a file; decoding is separate (and timed separately).
- * Files with an encrypted footer (magic PARE) are refused as unsupported; files encrypted with a
- * plaintext footer end with PAR1 and fail where a column's metadata is encrypted.
+ * A file with an encrypted footer (magic PARE) has its footer decrypted here, with the keys of the
+ * decryption properties given; files encrypted with a plaintext footer end with PAR1, and the
+ * footer decoder verifies their signature and decrypts their columns' metadata.
  */
 public final class FooterReader {
   static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
@@ -34,35 +38,49 @@ public final class FooterReader {
    * parquet-java's reader checks only the trailing magic too.
    */
   public static byte[] readFooterBytes(FSDataInputStream in, String file, long fileLength) throws IOException {
+    FooterBytes footer = readFooter(in, file, fileLength);
+    if (footer.encrypted()) {
+      throw ErrorContext.of(file).unsupported("has an encrypted footer (it ends with PARE): its bytes are not a"
+          + " FileMetaData");
+    }
+    return footer.bytes();
+  }
+
+  /**
+   * A footer as stored: FileMetaData, or for an encrypted footer FileCryptoMetaData and the
+   * encrypted FileMetaData module.
+   */
+  public record FooterBytes(byte[] bytes, boolean encrypted) {}
+
+  /** {@link #readFooterBytes}, for either magic. */
+  public static FooterBytes readFooter(FSDataInputStream in, String file, long fileLength) throws IOException {
     ParquetCorruptionException.validate(fileLength >= MAGIC.length + TAIL, file,
         "is not a Parquet file: %d bytes is too short", fileLength);
     int tailLength = (int) Math.min(fileLength, SPECULATIVE_TAIL);
     byte[] tail = new byte[tailLength];
     in.readFully(fileLength - tailLength, tail, 0, tailLength);
     int end = tailLength - TAIL; // where the footer ends in tail
-    if (tail[end + 4] == 'P' && tail[end + 5] == 'A' && tail[end + 6] == 'R' && tail[end + 7] == 'E') {
-      throw ErrorContext.of(file).unsupported("is an encrypted Parquet file (its footer ends with PARE): Parquet"
-          + " modular encryption is not supported");
-    }
-    ParquetCorruptionException.validate(tail[end + 4] == 'P' && tail[end + 5] == 'A' && tail[end + 6] == 'R'
-        && tail[end + 7] == '1', file, "is not a Parquet file: it does not end with PAR1");
+    boolean encrypted = tail[end + 4] == 'P' && tail[end + 5] == 'A' && tail[end + 6] == 'R' && tail[end + 7] == 'E';
+    ParquetCorruptionException.validate(encrypted || tail[end + 4] == 'P' && tail[end + 5] == 'A'
+        && tail[end + 6] == 'R' && tail[end + 7] == '1', file, "is not a Parquet file: it does not end with PAR1");
+    byte last = encrypted ? (byte) 'E' : (byte) '1';
     int footerLength = (tail[end] & 0xff) | (tail[end + 1] & 0xff) << 8 | (tail[end + 2] & 0xff) << 16
         | (tail[end + 3] & 0xff) << 24;
     ParquetCorruptionException.validate(footerLength > 0 && footerLength <= fileLength - TAIL - MAGIC.length, file,
         "footer length %d does not fit in a file of %d bytes", footerLength, fileLength);
     if (tailLength == fileLength) {
-      ParquetCorruptionException.validate(tail[0] == 'P' && tail[1] == 'A' && tail[2] == 'R' && tail[3] == '1', file,
-          "is not a Parquet file: it does not start with PAR1");
+      ParquetCorruptionException.validate(tail[0] == 'P' && tail[1] == 'A' && tail[2] == 'R' && tail[3] == last, file,
+          "is not a Parquet file: it does not start with PAR%c", (char) last);
     }
     if (footerLength <= end) {
-      return Arrays.copyOfRange(tail, end - footerLength, end);
+      return new FooterBytes(Arrays.copyOfRange(tail, end - footerLength, end), encrypted);
     }
     // Only a file longer than the tail gets here (footerLength <= fileLength - 12 < end otherwise):
     // the tail holds the footer's last `end` bytes, one more read its first footerLength - end.
     byte[] footer = new byte[footerLength];
     System.arraycopy(tail, 0, footer, footerLength - end, end);
     in.readFully(fileLength - TAIL - footerLength, footer, 0, footerLength - end);
-    return footer;
+    return new FooterBytes(footer, encrypted);
   }
 
   /** Reads and decodes the footer: every column chunk, no statistics. */
@@ -70,10 +88,28 @@ public final class FooterReader {
     return read(in, file, fileLength, FooterOptions.DEFAULT);
   }
 
-  /** Reads the footer and decodes what {@code options} asks for. */
+  /** Reads the footer and decodes what {@code options} asks for; an encrypted file fails, naming what lacks a key. */
   public static FileMetadata read(FSDataInputStream in, String file, long fileLength, FooterOptions options)
       throws IOException {
-    byte[] footer = readFooterBytes(in, file, fileLength);
-    return FooterDecoder.decode(file, fileLength, footer, 0, footer.length, options);
+    return read(in, file, fileLength, options, null);
+  }
+
+  /**
+   * Reads the footer and decodes what {@code options} asks for, decrypting it and the columns'
+   * metadata with {@code properties} (null: none; a plaintext footer's encrypted columns then fail
+   * when read).
+   */
+  public static FileMetadata read(FSDataInputStream in, String file, long fileLength, FooterOptions options,
+      FileDecryptionProperties properties) throws IOException {
+    FooterBytes footer = readFooter(in, file, fileLength);
+    byte[] bytes = footer.bytes();
+    if (!footer.encrypted()) {
+      return FooterDecoder.decode(file, fileLength, bytes, 0, bytes.length, options, properties, null);
+    }
+    CryptoDecoder.FileCrypto crypto = CryptoDecoder.fileCryptoMetaData(file, bytes, 0, bytes.length,
+        options.maxStringLength());
+    FileDecryptor decryptor = FileDecryptor.encryptedFooter(file, properties, crypto.algorithm(), crypto.keyMetadata());
+    byte[] plain = decryptor.footer(bytes, crypto.length(), bytes.length - crypto.length());
+    return FooterDecoder.decode(file, fileLength, plain, 0, plain.length, options, properties, decryptor);
   }
 }

@@ -29,6 +29,23 @@ public record PageHeaderInfo(
     int repetitionLevelsByteLength,
     boolean compressed) {
 
+  /**
+   * This header with other sizes: a decrypted page's header counts the stored module
+   * ({@code headerLength}) and its page the plaintext ({@code compressedSize}).
+   */
+  public PageHeaderInfo withSizes(int headerLength, int compressedSize) {
+    return new PageHeaderInfo(type, headerLength, uncompressedSize, compressedSize, hasCrc, crc, numValues, encoding,
+        definitionLevelEncoding, repetitionLevelEncoding, numNulls, numRows, definitionLevelsByteLength,
+        repetitionLevelsByteLength, compressed);
+  }
+
+  /** This header without its CRC (see {@code page.EncryptedPages}: an encrypted page's CRC is over the stored module). */
+  public PageHeaderInfo withoutCrc() {
+    return new PageHeaderInfo(type, headerLength, uncompressedSize, compressedSize, false, 0, numValues, encoding,
+        definitionLevelEncoding, repetitionLevelEncoding, numNulls, numRows, definitionLevelsByteLength,
+        repetitionLevelsByteLength, compressed);
+  }
+
   public boolean isDataPage() {
     return type == PageType.DATA_PAGE || type == PageType.DATA_PAGE_V2;
   }

@@ -5,6 +5,7 @@ import io.turboparquet.format.OffsetIndex;
 import io.turboparquet.format.PageHeaderInfo;
 import io.turboparquet.format.PageType;
 import io.turboparquet.format.thrift.PageHeaderDecoder;
+import io.turboparquet.io.BufferSource;
 import io.turboparquet.io.ChunkInput;
 import java.io.IOException;
 import java.util.List;
@@ -31,6 +32,8 @@ public final class IndexedPageReader implements PageSource {
   private final String where;
   private final PageHeaderDecoder headers;
   private final int maxPageBytes;
+  /** Null unless the chunk is encrypted. */
+  private final EncryptedPages encrypted;
   private boolean headDone;
   private int nextPage;
   private int segment;
@@ -40,9 +43,11 @@ public final class IndexedPageReader implements PageSource {
    *     page and every selected page
    * @param numRows rows of the row group (the last page's rows end there)
    * @param maxPageBytes the largest uncompressed page read: a header claiming more is refused, the page unread
+   * @param buffers where an encrypted chunk's decrypted pages go
+   * @throws IOException when the chunk is encrypted and its key unavailable
    */
   public IndexedPageReader(ChunkLocation location, List<Segment> segments, OffsetIndex index, boolean[] selected,
-      long numRows, int maxPageBytes) {
+      long numRows, int maxPageBytes, BufferSource buffers) throws IOException {
     if (selected.length != index.pageCount() || segments.isEmpty()) {
       throw location.context().illegalArgument("indexed reads need one flag per page and at least one segment");
     }
@@ -54,6 +59,7 @@ public final class IndexedPageReader implements PageSource {
     this.where = location.describe();
     this.headers = new PageHeaderDecoder(location.file());
     this.maxPageBytes = maxPageBytes;
+    this.encrypted = EncryptedPages.of(location, buffers, headers);
   }
 
   @Override
@@ -82,8 +88,16 @@ public final class IndexedPageReader implements PageSource {
     ChunkInput in = first.input();
     while (first.start() < dataStart && in.position() < dataStart) {
       long offset = in.position();
-      PageHeaderInfo header = headers.read(in, offset, where);
-      ByteBuf body = PageReader.body(in, header, offset, location, maxPageBytes);
+      PageHeaderInfo header;
+      ByteBuf body;
+      if (encrypted == null) {
+        header = headers.read(in, offset, where);
+        body = PageReader.body(in, header, offset, location, maxPageBytes);
+      } else { // only a dictionary page may come before the data pages (EncryptedPages.header checks it)
+        Page page = encrypted.page(in, encrypted.header(in, offset, 0), offset, 0, maxPageBytes, -1, -1);
+        header = page.header();
+        body = page.body();
+      }
       if (in.position() > dataStart) {
         body.release();
         throw location.corruption(offset, "the page runs past the offset index's first page at offset " + dataStart,
@@ -104,7 +118,7 @@ public final class IndexedPageReader implements PageSource {
   private Page dataPage(int p) throws IOException {
     long offset = index.offsets()[p];
     ChunkInput in = seek(offset);
-    PageHeaderInfo header = headers.read(in, offset, where);
+    PageHeaderInfo header = encrypted == null ? headers.read(in, offset, where) : encrypted.header(in, offset, p);
     long headerLength = in.position() - offset;
     int indexed = index.compressedPageSizes()[p];
     long[] first = index.firstRowIndexes();
@@ -120,6 +134,9 @@ public final class IndexedPageReader implements PageSource {
       throw location.corruption(offset, "page " + p + " holds " + header.numValues() + " values"
           + (header.type() == PageType.DATA_PAGE_V2 ? " in " + header.numRows() + " rows" : "")
           + ", the offset index gives it " + rows + " rows", null);
+    }
+    if (encrypted != null) { // the page ordinal of a data page is its place in the offset index
+      return encrypted.page(in, header, offset, p, maxPageBytes, first[p], rows);
     }
     return new Page(header, PageReader.body(in, header, offset, location, maxPageBytes), offset, first[p], rows);
   }

@@ -5,6 +5,7 @@ import io.turboparquet.format.PageHeaderInfo;
 import io.turboparquet.format.PageType;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.thrift.PageHeaderDecoder;
+import io.turboparquet.io.BufferSource;
 import io.turboparquet.io.ChunkInput;
 import java.io.EOFException;
 import java.io.IOException;
@@ -21,17 +22,26 @@ public final class PageReader implements PageSource {
   private final String where;
   private final PageHeaderDecoder headers;
   private final int maxPageBytes;
+  /** Null unless the chunk is encrypted. */
+  private final EncryptedPages encrypted;
   private long valuesSeen;
   private boolean seenDataPage;
+  private int dataPages;
 
-  /** @param maxPageBytes the largest uncompressed page read: a header claiming more is refused, the page unread */
-  public PageReader(ChunkInput input, ChunkLocation location, int maxPageBytes) {
+  /**
+   * @param maxPageBytes the largest uncompressed page read: a header claiming more is refused, the page unread
+   * @param buffers where an encrypted chunk's decrypted pages go
+   * @throws IOException when the chunk is encrypted and its key unavailable
+   */
+  public PageReader(ChunkInput input, ChunkLocation location, int maxPageBytes, BufferSource buffers)
+      throws IOException {
     this.input = input;
     this.location = location;
     this.maxPageBytes = maxPageBytes;
     this.numValues = location.chunk().numValues();
     this.where = location.describe(); // once, not per page header
     this.headers = new PageHeaderDecoder(location.file()); // reused: no allocation per header but the result
+    this.encrypted = EncryptedPages.of(location, buffers, headers);
   }
 
   public ChunkInput input() {
@@ -42,8 +52,17 @@ public final class PageReader implements PageSource {
   public Page next() throws IOException {
     while (valuesSeen < numValues) {
       long offset = input.position();
-      PageHeaderInfo header = headers.read(input, offset, where);
-      ByteBuf body = body(input, header, offset, location, maxPageBytes);
+      PageHeaderInfo header;
+      ByteBuf body;
+      if (encrypted == null) {
+        header = headers.read(input, offset, where);
+        body = body(input, header, offset, location, maxPageBytes);
+      } else {
+        Page page = encrypted.page(input, encrypted.header(input, offset, dataPages), offset, dataPages, maxPageBytes,
+            -1, -1);
+        header = page.header();
+        body = page.body();
+      }
       PageType type = header.type();
       if (type == PageType.DICTIONARY_PAGE) {
         if (seenDataPage) {
@@ -55,6 +74,7 @@ public final class PageReader implements PageSource {
       }
       if (header.isDataPage()) {
         seenDataPage = true;
+        dataPages++;
         valuesSeen += header.numValues();
         if (valuesSeen > numValues) {
           body.release();

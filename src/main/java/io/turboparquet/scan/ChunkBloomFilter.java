@@ -6,6 +6,8 @@ import io.turboparquet.format.BloomFilterLocation;
 import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.format.crypto.ChunkDecryptor;
+import io.turboparquet.format.crypto.ModuleType;
 import io.turboparquet.format.thrift.BloomFilterHeaderDecoder;
 import io.turboparquet.io.ErrorContext;
 import io.turboparquet.page.ChunkLocation;
@@ -65,6 +67,9 @@ final class ChunkBloomFilter {
         "%s: ColumnMetaData.bloom_filter_length %d runs past the end of the file (%d bytes)", bloom, at.length(),
         fileLength);
     long span = at.hasLength() ? at.length() : fileLength - at.offset();
+    if (chunk.decryptor() != null) {
+      return encrypted(meta, chunk, reader, at.offset(), span, chunkAt, bloom);
+    }
     byte[] head = reader.read(at.offset(), (int) Math.min(span, FIRST_READ));
     BloomFilterHeader header = BloomFilterHeaderDecoder.read(meta.file(), chunkAt.where() + ": " + bloom, head, 0,
         head.length);
@@ -83,6 +88,47 @@ final class ChunkBloomFilter {
       return null;
     }
     return new ChunkBloomFilter(reader, at.offset() + header.headerLength(), n, head, header.headerLength());
+  }
+
+  /**
+   * An encrypted chunk's bloom filter: a GCM module of the header, then one of the bitset, each a
+   * 4-byte length and its bytes, checked to fit {@code span} before they are read. The bitset is
+   * authenticated whole, so all of it is read and decrypted.
+   */
+  private static ChunkBloomFilter encrypted(FileMetadata meta, ColumnChunkMeta chunk, Bytes reader, long offset,
+      long span, ErrorContext chunkAt, String bloom) throws IOException {
+    ChunkDecryptor decryptor = chunk.decryptor();
+    long headerModule = moduleLength(reader, offset, span, chunkAt, bloom + " header", FIRST_READ);
+    byte[] plainHeader = decryptor.module(reader.read(offset, (int) headerModule), 0, (int) headerModule,
+        ModuleType.BLOOM_FILTER_HEADER, 0);
+    BloomFilterHeader header = BloomFilterHeaderDecoder.read(meta.file(), chunkAt.where() + ": " + bloom, plainHeader,
+        0, plainHeader.length);
+    if (!header.isSupported() || header.numBytes() > MAX_BLOOM_FILTER_BYTES) {
+      return null;
+    }
+    int n = header.numBytes();
+    ParquetCorruptionException.validate(n >= SplitBlockBloomFilter.BYTES_PER_BLOCK && Integer.bitCount(n) == 1,
+        chunkAt, "%s: BloomFilterHeader.numBytes %d is not a power of two of at least %d", bloom, n,
+        SplitBlockBloomFilter.BYTES_PER_BLOCK);
+    long bitsetAt = offset + headerModule;
+    long bitsetModule = moduleLength(reader, bitsetAt, span - headerModule, chunkAt, bloom + " bitset",
+        MAX_BLOOM_FILTER_BYTES + 32);
+    byte[] bitset = decryptor.module(reader.read(bitsetAt, (int) bitsetModule), 0, (int) bitsetModule,
+        ModuleType.BLOOM_FILTER_BITSET, 0);
+    ParquetCorruptionException.validate(bitset.length == n, chunkAt,
+        "%s: the decrypted bitset has %d bytes, its header says %d", bloom, bitset.length, n);
+    return new ChunkBloomFilter(reader, bitsetAt, n, bitset, 0);
+  }
+
+  /** The stored length (prefix included) of the module at {@code offset}, checked to fit {@code room} and {@code max}. */
+  private static long moduleLength(Bytes reader, long offset, long room, ErrorContext chunkAt, String what, int max)
+      throws IOException {
+    ParquetCorruptionException.validate(room >= 4, chunkAt, "%s: no room for an encrypted module", what);
+    byte[] prefix = reader.read(offset, 4);
+    long n = 4 + ((prefix[0] & 0xffL) | (prefix[1] & 0xffL) << 8 | (prefix[2] & 0xffL) << 16 | (prefix[3] & 0xffL) << 24);
+    ParquetCorruptionException.validate(n <= room && n <= max, chunkAt,
+        "%s: an encrypted module of %d bytes does not fit in the %d bytes left (at most %d)", what, n, room, max);
+    return n;
   }
 
   /** Whether any of {@code values} (stored forms) may have been inserted. */

@@ -8,6 +8,7 @@ import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.OffsetIndex;
 import io.turboparquet.format.PageIndexLocation;
 import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.format.crypto.ModuleType;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.thrift.PageIndexDecoder;
 import io.turboparquet.io.FileOpener;
@@ -110,12 +111,24 @@ final class PageIndexes implements PageIndexFilter.Indexes {
     return true;
   }
 
-  private void decode(FileMetadata meta, RowGroupMeta rg, long[] part, byte[] bytes, int at) {
+  /**
+   * Decodes one index; an encrypted chunk's is decrypted first, and one that does not decrypt is an
+   * error (a wrong key or a changed file), not an index set aside.
+   */
+  private void decode(FileMetadata meta, RowGroupMeta rg, long[] part, byte[] bytes, int at)
+      throws ParquetCorruptionException {
     int leaf = (int) part[2];
     ColumnChunkMeta chunk = rg.column(leaf);
+    int length = (int) part[1];
+    if (chunk.decryptor() != null) {
+      bytes = chunk.decryptor().module(bytes, at, length, part[3] == 0 ? ModuleType.OFFSET_INDEX
+          : ModuleType.COLUMN_INDEX, 0);
+      at = 0;
+      length = bytes.length;
+    }
     try {
       if (part[3] == 0) {
-        OffsetIndex index = PageIndexDecoder.readOffsetIndex(meta.file(), bytes, at, (int) part[1]);
+        OffsetIndex index = PageIndexDecoder.readOffsetIndex(meta.file(), bytes, at, length);
         String problem = validate(index, chunk, rg.numRows(), meta.fileLength());
         if (problem != null) {
           rejected.add(chunk.column().dottedPath() + ": offset index " + problem);
@@ -124,7 +137,7 @@ final class PageIndexes implements PageIndexFilter.Indexes {
           firstRows.put(leaf, index.firstRowIndexes());
         }
       } else {
-        columns.put(leaf, PageIndexDecoder.readColumnIndex(meta.file(), bytes, at, (int) part[1]));
+        columns.put(leaf, PageIndexDecoder.readColumnIndex(meta.file(), bytes, at, length));
       }
     } catch (ParquetCorruptionException e) {
       rejected.add(chunk.column().dottedPath() + ": " + e.getMessage());

@@ -115,7 +115,8 @@ public final class ParquetFileScanner implements AutoCloseable {
   private static FileMetadata readMetadata(ScanContext context, FileStatus status, String name, FooterOptions options)
       throws IOException {
     try (FSDataInputStream in = FileOpener.open(context.fileSystem(), status, false)) {
-      FileMetadata metadata = FooterReader.read(in, name, status.getLen(), options);
+      FileMetadata metadata = FooterReader.read(in, name, status.getLen(), options,
+          context.decryption().forFile(status.getPath()));
       context.metrics().addStoreReads(StoreReads.of(in));
       return metadata;
     }

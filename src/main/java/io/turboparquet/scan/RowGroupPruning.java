@@ -240,6 +240,9 @@ public final class RowGroupPruning implements AutoCloseable {
     if (chunk.codec() == null) {
       return null; // a codec from the future: the scan reports it if it reads the chunk
     }
+    if (chunk.decryptor() != null) {
+      return null; // not read encrypted here yet: the row group is kept, the scan reads the chunk
+    }
     ChunkLocation location = new ChunkLocation(meta.file(), rowGroup.index(), chunk);
     long start = chunk.startOffset();
     long end = start + chunk.totalCompressedSize(); // the footer checked it lies in the file

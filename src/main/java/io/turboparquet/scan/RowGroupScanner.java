@@ -115,6 +115,9 @@ final class RowGroupScanner implements AutoCloseable {
     try {
       for (int i = 0; i < projection.size(); i++) {
         ColumnChunkMeta chunk = rowGroup.column(projection.get(i).index());
+        if (chunk.decryptor() != null) {
+          chunk.decryptor().requireKey(); // before the chunk's input is made, which nothing would then close
+        }
         ChunkLocation location = new ChunkLocation(file, rowGroupIndex, chunk);
         List<ChunkInput> inputs;
         PageSource pages;
@@ -125,11 +128,11 @@ final class RowGroupScanner implements AutoCloseable {
             List<IndexedPageReader.Segment> segments = fetch.segments(i);
             inputs = segments.stream().map(IndexedPageReader.Segment::input).toList();
             pages = new IndexedPageReader(location, segments, index, selection.selectedPages(i), rowGroup.numRows(),
-                maxPageBytes);
+                maxPageBytes, context.buffers());
           } else {
             ChunkInput input = fetch.input(i);
             inputs = List.of(input);
-            pages = new PageReader(input, location, maxPageBytes);
+            pages = new PageReader(input, location, maxPageBytes, context.buffers());
           }
         } else {
           FSDataInputStream in = FileOpener.open(context.fileSystem(), path, meta.fileLength(),
@@ -138,10 +141,10 @@ final class RowGroupScanner implements AutoCloseable {
           ChunkInput input = ChunkInput.open(in, file, meta.fileLength(), chunk.startOffset(),
               chunk.totalCompressedSize(), io.bufferedReads(), bufferSize, context.buffers());
           inputs = List.of(input);
-          PageSource pageReader = index == null ? new PageReader(input, location, maxPageBytes)
+          PageSource pageReader = index == null ? new PageReader(input, location, maxPageBytes, context.buffers())
               : new IndexedPageReader(location, List.of(new IndexedPageReader.Segment(chunk.startOffset(),
                   chunk.startOffset() + chunk.totalCompressedSize(), input)), index, selection.selectedPages(i),
-                  rowGroup.numRows(), maxPageBytes); // one stream over the chunk, skipping unselected pages
+                  rowGroup.numRows(), maxPageBytes, context.buffers()); // one stream over the chunk, skipping unselected pages
           pages = io.asyncPageReads()
               ? new AsyncPageReader(pageReader, context.scanPool(), io.queueDepth(), prefetch)
               : pageReader;

@@ -1,5 +1,6 @@
 package io.turboparquet.scan;
 
+import io.turboparquet.format.crypto.DecryptionKeys;
 import io.turboparquet.io.BufferSource;
 import io.turboparquet.io.ErrorContext;
 import java.io.InterruptedIOException;
@@ -16,13 +17,21 @@ import org.apache.hadoop.fs.FileSystem;
  * decode pool) stops at its next batch with an {@link InterruptedIOException}, as it does when the
  * thread that asks for batches is interrupted; the scan's owner then closes it, which releases every
  * buffer. Contexts made by {@link #withOptions} share the signal.
+ *
+ * <p>{@code decryption} gives encrypted files' keys ({@link DecryptionKeys#NONE} by default).
  */
 public record ScanContext(FileSystem fileSystem, ScanOptions options, BufferSource buffers,
-    ExecutorService scanPool, ExecutorService decodePool, ScanMetrics metrics, Cancellation cancellation) {
+    ExecutorService scanPool, ExecutorService decodePool, ScanMetrics metrics, Cancellation cancellation,
+    DecryptionKeys decryption) {
 
   public ScanContext(FileSystem fileSystem, ScanOptions options, BufferSource buffers, ExecutorService scanPool,
       ExecutorService decodePool, ScanMetrics metrics) {
     this(fileSystem, options, buffers, scanPool, decodePool, metrics, new Cancellation());
+  }
+
+  public ScanContext(FileSystem fileSystem, ScanOptions options, BufferSource buffers, ExecutorService scanPool,
+      ExecutorService decodePool, ScanMetrics metrics, Cancellation cancellation) {
+    this(fileSystem, options, buffers, scanPool, decodePool, metrics, cancellation, DecryptionKeys.NONE);
   }
 
   public ScanContext {
@@ -31,6 +40,7 @@ public record ScanContext(FileSystem fileSystem, ScanOptions options, BufferSour
     Objects.requireNonNull(buffers, "buffers");
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(cancellation, "cancellation");
+    Objects.requireNonNull(decryption, "decryption");
     if (options.io().asyncPageReads() && scanPool == null) {
       throw new IllegalArgumentException("async page reads need a scan pool");
     }
@@ -45,7 +55,12 @@ public record ScanContext(FileSystem fileSystem, ScanOptions options, BufferSour
 
   /** The same resources and metrics with other options (e.g. a row group's batch size). */
   public ScanContext withOptions(ScanOptions other) {
-    return new ScanContext(fileSystem, other, buffers, scanPool, decodePool, metrics, cancellation);
+    return new ScanContext(fileSystem, other, buffers, scanPool, decodePool, metrics, cancellation, decryption);
+  }
+
+  /** The same context reading encrypted files with the keys {@code keys} gives. */
+  public ScanContext withDecryption(DecryptionKeys keys) {
+    return new ScanContext(fileSystem, options, buffers, scanPool, decodePool, metrics, cancellation, keys);
   }
 
   /** Asks the scan to stop (any thread): its decoding fails at its next batch. */

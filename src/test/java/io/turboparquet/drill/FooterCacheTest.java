@@ -97,22 +97,22 @@ class FooterCacheTest {
     Path file = lineitem("derived", 2_000);
     java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
     FooterCache.Deriver<String> rows = footer -> footer.numRows() + "/" + made.incrementAndGet();
-    assertEquals("2000/1", cache.derived(fs, status(file), "settings A", rows));
-    assertEquals("2000/1", cache.derived(fs, status(file), "settings A", rows));
+    assertEquals("2000/1", cache.derived(fs, status(file), fs.getConf(), "settings A", rows));
+    assertEquals("2000/1", cache.derived(fs, status(file), fs.getConf(), "settings A", rows));
     // Other settings derive again and replace it; equal settings (not the same object) reuse it.
-    assertEquals("2000/2", cache.derived(fs, status(file), "settings B", rows));
-    assertEquals("2000/2", cache.derived(fs, status(file), new String("settings B"), rows));
+    assertEquals("2000/2", cache.derived(fs, status(file), fs.getConf(), "settings B", rows));
+    assertEquals("2000/2", cache.derived(fs, status(file), fs.getConf(), new String("settings B"), rows));
     assertEquals(1, cache.decodes());
     // A new version of the file: a new footer and a new derivation.
     Files.move(lineitem("derived2", 4_000), file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() + 10_000));
-    assertEquals("4000/3", cache.derived(fs, status(file), "settings B", rows));
+    assertEquals("4000/3", cache.derived(fs, status(file), fs.getConf(), "settings B", rows));
     assertEquals(2, cache.decodes());
     // A failed derivation keeps nothing and leaves the last one.
-    assertThrows(IOException.class, () -> cache.derived(fs, status(file), "settings C", footer -> {
+    assertThrows(IOException.class, () -> cache.derived(fs, status(file), fs.getConf(), "settings C", footer -> {
       throw new IOException("no");
     }));
-    assertEquals("4000/3", cache.derived(fs, status(file), "settings B", rows));
+    assertEquals("4000/3", cache.derived(fs, status(file), fs.getConf(), "settings B", rows));
   }
 
   private org.apache.hadoop.fs.FileStatus status(Path file) throws IOException {

@@ -1,6 +1,7 @@
 package io.turboparquet.format;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -181,12 +182,12 @@ class FooterReaderTest {
   }
 
   @Test
-  void encryptedFooterIsUnsupportedNotCorrupt(@TempDir Path dir) throws Exception {
-    byte[] bytes = Files.readAllBytes(CorpusFiles.file("alltypes_plain.parquet"));
-    bytes[bytes.length - 1] = 'E'; // PAR1 -> PARE: the magic of an encrypted footer
-    Path file = Files.write(dir.resolve("encrypted.parquet"), bytes);
-    UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> read(file));
-    assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("encrypt"), e.getMessage());
+  void encryptedFooterWithoutKeysNamesTheSettingNotCorruption() throws Exception {
+    Path file = CorpusFiles.file("encrypted/uniform_encryption.parquet.encrypted");
+    io.turboparquet.format.crypto.KeyUnavailableException e = assertThrows(
+        io.turboparquet.format.crypto.KeyUnavailableException.class, () -> read(file));
+    assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("encrypted footer")
+        && e.getMessage().contains("parquet.crypto.factory.class"), e.getMessage());
   }
 
   @Test

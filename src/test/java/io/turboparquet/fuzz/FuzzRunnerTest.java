@@ -1,6 +1,7 @@
 package io.turboparquet.fuzz;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turboparquet.format.ParquetCorruptionException;
@@ -44,6 +45,35 @@ class FuzzRunnerTest {
           assertEquals(Outcome.ACCEPTED, r.outcome(), f + " " + mode + ": " + r.detail());
           assertEquals(String.join("\n", readBy(all, mode)), r.detail(), f + " " + mode);
           assertTrue(readBy(all, mode).size() < all.size(), f + ": the projection leaves columns out");
+        }
+      }
+    }
+  }
+
+  /**
+   * parquet-testing's encrypted files are seeds: both readers get {@link FuzzKeys}, so an intact one
+   * is accepted with parquet-java's values, and byte flips across it are refused or read right,
+   * never a failure outcome.
+   */
+  @Test
+  void encryptedSeedsAreDecryptedAndTheirMutationsHandled() throws Exception {
+    assertTrue(SeedFiles.load(CorpusFiles.dir(), "parquet-testing").stream()
+        .anyMatch(s -> s.name().equals("parquet-testing/encrypted/encrypt_columns_and_footer.parquet.encrypted")));
+    try (FuzzRunner runner = new FuzzRunner(dir.resolve("work"), 10_000)) {
+      for (String name : List.of("encrypt_columns_and_footer.parquet.encrypted",
+          "encrypt_columns_plaintext_footer.parquet.encrypted", "encrypt_columns_and_footer_ctr.parquet.encrypted")) {
+        Path seed = CorpusFiles.dir().resolve("encrypted").resolve(name);
+        byte[] bytes = Files.readAllBytes(seed);
+        List<String> all = ParquetJavaDigest.digest(seed, null, FuzzKeys.properties());
+        ReadMode whole = withStride(ReadMode.draw(1), 0);
+        CaseResult intact = runner.run("intact.parquet", bytes, whole);
+        assertEquals(Outcome.ACCEPTED, intact.outcome(), name + ": " + intact.detail());
+        assertEquals(String.join("\n", all), intact.detail(), name);
+        for (int at = 0; at < bytes.length; at += 89) {
+          byte[] mutated = bytes.clone();
+          mutated[at] ^= 0x20;
+          CaseResult r = runner.run("flipped.parquet", mutated, ReadMode.draw(at));
+          assertFalse(r.outcome().isFailure(), name + " byte " + at + ": " + r.outcome() + " " + r.detail());
         }
       }
     }

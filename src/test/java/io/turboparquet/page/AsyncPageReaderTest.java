@@ -66,11 +66,12 @@ class AsyncPageReaderTest {
     }
   }
 
-  private PageReader syncReader(FSDataInputStream in, FileMetadata meta, int rowGroup, int column, int bufferSize) {
+  private PageReader syncReader(FSDataInputStream in, FileMetadata meta, int rowGroup, int column, int bufferSize)
+      throws IOException {
     ColumnChunkMeta chunk = meta.rowGroups().get(rowGroup).column(column);
     BufferedDirectBufInputStream input = new BufferedDirectBufInputStream(in, meta.file(), meta.fileLength(),
         chunk.startOffset(), chunk.totalCompressedSize(), bufferSize, buffers);
-    return new PageReader(input, new ChunkLocation(meta.file(), rowGroup, chunk), Integer.MAX_VALUE);
+    return new PageReader(input, new ChunkLocation(meta.file(), rowGroup, chunk), Integer.MAX_VALUE, null);
   }
 
   /** Header and bytes of every page, as text, for comparison. */

@@ -93,13 +93,13 @@ class PageSizeClaimTest {
       ColumnChunkMeta chunk = meta.rowGroups().get(0).column(0);
       ChunkLocation location = new ChunkLocation(meta.file(), 0, chunk);
       int size;
-      try (PageReader pages = new PageReader(input(in, meta, chunk), location, Integer.MAX_VALUE)) {
+      try (PageReader pages = new PageReader(input(in, meta, chunk), location, Integer.MAX_VALUE, null)) {
         Page first = pages.next();
         size = first.header().uncompressedSize();
         first.release();
       }
       long allocations = source.allocations();
-      try (PageReader pages = new PageReader(input(in, meta, chunk), location, size - 1)) {
+      try (PageReader pages = new PageReader(input(in, meta, chunk), location, size - 1, null)) {
         PageTooLargeException e = assertThrows(PageTooLargeException.class, pages::next);
         assertTrue(e.getMessage().contains("row group 0 column id, page at offset " + chunk.startOffset() + ": claims "
             + size + " uncompressed bytes, more than the limit of " + (size - 1) + " (option maxPageBytes)"),

@@ -57,6 +57,22 @@ public final class ParquetJava118 {
     run("write-nan", file.toAbsolutePath().toString());
   }
 
+  /**
+   * Writes ParquetJava118Main.writeEncrypted's file: {@code algorithm} AES_GCM_V1 or AES_GCM_CTR_V1,
+   * {@code aad} none, stored or supplied.
+   */
+  public static void writeEncrypted(Path file, String algorithm, boolean plaintextFooter, String aad)
+      throws Exception {
+    run("write-encrypted", file.toAbsolutePath().toString(), algorithm,
+        plaintextFooter ? "plaintext-footer" : "encrypted-footer", aad);
+  }
+
+  /** The digest lines 1.18.1 reads from writeEncrypted's {@code file} with its keys and {@code aadPrefix} (or null). */
+  public static List<String> digestEncrypted(Path file, String aadPrefix) throws Exception {
+    return aadPrefix == null ? run("digest-encrypted", file.toAbsolutePath().toString())
+        : run("digest-encrypted", file.toAbsolutePath().toString(), aadPrefix);
+  }
+
   /** Per filter ("column op number"), the rows parquet-java 1.18.1's filtered read of {@code file} returns. */
   public static List<Long> count(Path file, List<String> filters) throws Exception {
     List<String> args = new ArrayList<>(List.of("count", file.toAbsolutePath().toString()));

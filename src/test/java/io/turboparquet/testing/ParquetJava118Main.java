@@ -38,6 +38,15 @@ public final class ParquetJava118Main {
       writeNan(Path.of(args[1]));
       return;
     }
+    if (args[0].equals("write-encrypted")) {
+      writeEncrypted(Path.of(args[1]), args[2], args[3].equals("plaintext-footer"), args[4]);
+      return;
+    }
+    if (args[0].equals("digest-encrypted")) {
+      ParquetJavaDigest.digest(Path.of(args[1]), null, decryption(args.length > 2 ? args[2] : null))
+          .forEach(System.out::println);
+      return;
+    }
     if (args[0].equals("count")) {
       for (int i = 2; i < args.length; i++) {
         System.out.println(count(Path.of(args[1]), args[i]));
@@ -93,6 +102,78 @@ public final class ParquetJava118Main {
         w.write(g);
       }
     }
+  }
+
+  static final byte[] FOOTER_KEY = "0123456789012345".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  static final byte[] VALUE_KEY = "1234567890123450".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  static final byte[] NAME_KEY = "1234567890123451".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  /**
+   * 20,000 rows (id, value DOUBLE, name STRING with a dictionary, tags LIST of INT64) in row groups of
+   * about 64 KiB and pages of at most 500 rows, with page indexes and a bloom filter on id and name,
+   * encrypted: {@code algorithm} AES_GCM_V1 or AES_GCM_CTR_V1; value and name with keys of their
+   * own, the other columns with the footer key; {@code aad} "none", "stored" (prefix "turbo") or
+   * "supplied" (the prefix not stored).
+   */
+  static void writeEncrypted(Path file, String algorithm, boolean plaintextFooter, String aad) throws Exception {
+    MessageType schema = MessageTypeParser.parseMessageType("message m { required int32 id; optional double value; "
+        + "optional binary name (STRING); optional group tags (LIST) { repeated group list { optional int64 element; } } }");
+    java.util.Map<org.apache.parquet.hadoop.metadata.ColumnPath, org.apache.parquet.crypto.ColumnEncryptionProperties>
+        columns = new java.util.HashMap<>();
+    columns.put(org.apache.parquet.hadoop.metadata.ColumnPath.get("value"), org.apache.parquet.crypto
+        .ColumnEncryptionProperties.builder("value").withKey(VALUE_KEY).withKeyID("kc1").build());
+    columns.put(org.apache.parquet.hadoop.metadata.ColumnPath.get("name"), org.apache.parquet.crypto
+        .ColumnEncryptionProperties.builder("name").withKey(NAME_KEY).withKeyID("kc2").build());
+    org.apache.parquet.crypto.FileEncryptionProperties.Builder b = org.apache.parquet.crypto.FileEncryptionProperties
+        .builder(FOOTER_KEY).withFooterKeyID("kf").withAlgorithm(org.apache.parquet.crypto.ParquetCipher
+            .valueOf(algorithm)).withEncryptedColumns(columns).withCompleteColumnEncryption();
+    if (plaintextFooter) {
+      b.withPlaintextFooter();
+    }
+    if (!aad.equals("none")) {
+      b.withAADPrefix("turbo".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+      if (aad.equals("supplied")) {
+        b.withoutAADPrefixStorage();
+      }
+    }
+    SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+    java.util.SplittableRandom random = new java.util.SplittableRandom(35);
+    try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(file.toUri()))
+        .withConf(new Configuration()).withType(schema).withEncryption(b.build()).withPageRowCountLimit(500)
+        .withRowGroupSize(64 * 1024).withPageSize(4096).withBloomFilterEnabled("id", true)
+        .withBloomFilterEnabled("name", true).build()) {
+      for (int i = 0; i < 20_000; i++) {
+        Group g = groups.newGroup();
+        g.add("id", i * 2); // even ids: an odd one is in range and absent
+        if (i % 11 != 3) {
+          g.add("value", random.nextInt(100_000) / 8.0);
+        }
+        if (i % 13 != 5) {
+          g.add("name", "name-" + random.nextInt(300));
+        }
+        Group tags = g.addGroup("tags");
+        for (int t = 0; t < i % 4; t++) {
+          tags.addGroup("list").append("element", (long) i * t);
+        }
+        w.write(g);
+      }
+    }
+  }
+
+  /** The keys {@link #writeEncrypted} uses, with {@code aadPrefix} (null: none) given. */
+  static org.apache.parquet.crypto.FileDecryptionProperties decryption(String aadPrefix) {
+    java.util.Map<org.apache.parquet.hadoop.metadata.ColumnPath, org.apache.parquet.crypto.ColumnDecryptionProperties>
+        columns = new java.util.HashMap<>();
+    columns.put(org.apache.parquet.hadoop.metadata.ColumnPath.get("value"), org.apache.parquet.crypto
+        .ColumnDecryptionProperties.builder("value").withKey(VALUE_KEY).build());
+    columns.put(org.apache.parquet.hadoop.metadata.ColumnPath.get("name"), org.apache.parquet.crypto
+        .ColumnDecryptionProperties.builder("name").withKey(NAME_KEY).build());
+    org.apache.parquet.crypto.FileDecryptionProperties.Builder b = org.apache.parquet.crypto.FileDecryptionProperties
+        .builder().withFooterKey(FOOTER_KEY).withColumnKeys(columns);
+    if (aadPrefix != null) {
+      b.withAADPrefix(aadPrefix.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    }
+    return b.build();
   }
 
   /** The little-endian bytes of the half-precision value nearest {@code v}. */

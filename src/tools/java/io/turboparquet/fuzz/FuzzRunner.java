@@ -144,7 +144,7 @@ public final class FuzzRunner implements AutoCloseable {
   private CaseResult read(Path file, ReadMode mode, ScanOptions options) {
     TrackingBufferSource buffers = new TrackingBufferSource();
     ScanContext context = new ScanContext(fs, options, buffers, pools.scanPool(), pools.decodePool(),
-        new ScanMetrics());
+        new ScanMetrics()).withDecryption(io.turboparquet.format.crypto.DecryptionKeys.of(FuzzKeys.properties()));
     CaseResult result;
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toUri());
     CaseResult statistics = statisticsFailure(context, path, file.getFileName().toString());
@@ -297,7 +297,8 @@ public final class FuzzRunner implements AutoCloseable {
     List<String> theirs;
     try {
       theirs = onOwnThread(() -> chunksFitFile(file)
-          ? ParquetJavaDigest.digest(file, columns == null ? null : List.copyOf(columns)) : null)
+          ? ParquetJavaDigest.digest(file, columns == null ? null : List.copyOf(columns), FuzzKeys.properties())
+          : null)
           .get(timeoutMillis, TimeUnit.MILLISECONDS);
       if (theirs == null) {
         return ours;
@@ -354,7 +355,7 @@ public final class FuzzRunner implements AutoCloseable {
    * no oracle for it.
    */
   private static boolean nullsInRequired(Path file, List<String> theirs) {
-    try (ParquetFileReader reader = ParquetJavaDigest.open(file, false)) {
+    try (ParquetFileReader reader = ParquetJavaDigest.open(file, false, FuzzKeys.properties())) {
       MessageType schema = reader.getFileMetaData().getSchema();
       for (String line : theirs) {
         String[] f = line.split("\t");
@@ -382,7 +383,8 @@ public final class FuzzRunner implements AutoCloseable {
 
   /** parquet-java's digest of an intact seed file, once per seed (empty if it cannot read it). */
   private List<String> seedDigest(byte[] seed) {
-    return seedDigests.computeIfAbsent(seed, bytes -> digestOf(bytes, "seed-", file -> ParquetJavaDigest.digest(file, null)));
+    return seedDigests.computeIfAbsent(seed, bytes -> digestOf(bytes, "seed-", file -> ParquetJavaDigest.digest(file, null,
+        FuzzKeys.properties())));
   }
 
   /** Our digest of an intact seed file in {@link #SEED_MODE}, once per seed (empty unless we accept it). */
@@ -424,7 +426,7 @@ public final class FuzzRunner implements AutoCloseable {
    * oracle, not the core, run out of memory.
    */
   private static boolean chunksFitFile(Path file) {
-    try (ParquetFileReader reader = ParquetJavaDigest.open(file, false)) {
+    try (ParquetFileReader reader = ParquetJavaDigest.open(file, false, FuzzKeys.properties())) {
       long length = Files.size(file);
       for (BlockMetaData block : reader.getFooter().getBlocks()) {
         for (ColumnChunkMetaData chunk : block.getColumns()) {

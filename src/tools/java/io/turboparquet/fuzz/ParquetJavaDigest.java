@@ -22,6 +22,7 @@ import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.HadoopParquetConfiguration;
+import org.apache.parquet.crypto.FileDecryptionProperties;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.io.LocalInputFile;
@@ -86,16 +87,34 @@ public final class ParquetJavaDigest {
   }
 
   public static ParquetFileReader open(Path file, boolean verifyChecksums) throws IOException {
+    return open(file, verifyChecksums, null);
+  }
+
+  /** Opens {@code file}, decrypting it with {@code decryption} (null: none). */
+  public static ParquetFileReader open(Path file, boolean verifyChecksums, FileDecryptionProperties decryption)
+      throws IOException {
     // LocalInputFile, not HadoopInputFile: no Hadoop FileSystem (and its logging) needed.
     ParquetReadOptions options = ParquetReadOptions.builder(new HadoopParquetConfiguration(CONF))
-        .usePageChecksumVerification(verifyChecksums)
+        .usePageChecksumVerification(verifyChecksums).withDecryption(decryption)
         .withCodecFactory(new FreshLz4Codecs(new CodecFactory(CONF, 0))).build();
     return ParquetFileReader.open(new LocalInputFile(file), options);
   }
 
+  /** The digest lines of the encrypted {@code file}, decrypted with {@code decryption}. */
+  public static List<String> digest(Path file, List<String> columnsOrNull, FileDecryptionProperties decryption) {
+    Map<ColumnDescriptor, DigestSink> sinks = new LinkedHashMap<>();
+    scan(file, columnsOrNull, d -> sinks.computeIfAbsent(d, DigestSink::new), decryption);
+    return sinks.values().stream().map(DigestSink::line).toList();
+  }
+
   /** Feeds every level entry of each selected leaf (null = all), column by column, row group by row group. */
   public static void scan(Path file, List<String> columnsOrNull, SinkFactory sinks) {
-    try (ParquetFileReader reader = open(file, false)) {
+    scan(file, columnsOrNull, sinks, null);
+  }
+
+  private static void scan(Path file, List<String> columnsOrNull, SinkFactory sinks,
+      FileDecryptionProperties decryption) {
+    try (ParquetFileReader reader = open(file, false, decryption)) {
       MessageType schema = reader.getFileMetaData().getSchema();
       List<ColumnDescriptor> all = schema.getColumns();
       List<ColumnDescriptor> selected;

@@ -182,19 +182,29 @@ public final class SeedFiles {
   }
 
   /**
-   * The seed files under {@code dir}: its {@code *.parquet} files and those of {@code bad_data/}
-   * (not recursive otherwise), named {@code prefix/relative path}, sorted; files larger than
+   * The seed files under {@code dir}: its {@code *.parquet} files and those of {@code bad_data/} and
+   * {@code encrypted/} (not recursive otherwise), named {@code prefix/relative path}, sorted; files larger than
    * {@link #MAX_SEED_BYTES}, too short to hold a footer, or with a page that decompresses to more
    * than {@link #MAX_SEED_PAGE_BYTES} are left out.
    */
+  /**
+   * A Parquet file, or one of parquet-testing's encrypted files that {@link FuzzKeys} opens (not the
+   * one whose AAD prefix must be supplied, not the one whose keys come through a KMS).
+   */
+  private static boolean isSeed(Path p) {
+    String name = p.getFileName().toString();
+    return name.endsWith(".parquet") || name.endsWith(".parquet.encrypted") && !name.contains("disable_aad_storage")
+        && !name.startsWith("external");
+  }
+
   public static List<SeedFile> load(Path dir, String prefix) {
     List<SeedFile> out = new ArrayList<>();
-    for (Path d : List.of(dir, dir.resolve("bad_data"))) {
+    for (Path d : List.of(dir, dir.resolve("bad_data"), dir.resolve("encrypted"))) {
       if (!Files.isDirectory(d)) {
         continue;
       }
       try (Stream<Path> files = Files.list(d)) {
-        for (Path f : files.filter(p -> p.toString().endsWith(".parquet") && Files.isRegularFile(p)).sorted().toList()) {
+        for (Path f : files.filter(p -> isSeed(p) && Files.isRegularFile(p)).sorted().toList()) {
           long size = Files.size(f);
           if (size >= 12 && size <= MAX_SEED_BYTES) {
             SeedFile seed = SeedFile.of(prefix + "/" + dir.relativize(f).toString().replace('\\', '/'),

@@ -12,6 +12,9 @@ import io.turboparquet.format.FooterOptions;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.Schema;
+import io.turboparquet.format.crypto.EncryptionAlgorithm;
+import io.turboparquet.format.crypto.FileDecryptor;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -36,6 +39,31 @@ public final class FooterDecoder {
   /** Decodes {@code footer[offset, offset + length)} of {@code file} as {@code options} asks. */
   public static FileMetadata decode(String file, long fileLength, byte[] footer, int offset, int length,
       FooterOptions options) throws ParquetCorruptionException {
+    try {
+      return decode(file, fileLength, footer, offset, length, options, null, null);
+    } catch (ParquetCorruptionException e) {
+      throw e;
+    } catch (IOException e) { // only key look-ups throw other IOExceptions, and there are none here
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Decodes the footer of a file that may be encrypted (Parquet modular encryption).
+   *
+   * @param properties the decryption properties for this file, or null when none are configured:
+   *     a plaintext footer's encrypted columns then fail when they are read
+   * @param encryptedFooter the decryptor of a file whose footer was encrypted (and is decrypted in
+   *     {@code footer} now), else null
+   */
+  public static FileMetadata decode(String file, long fileLength, byte[] footer, int offset, int length,
+      FooterOptions options, org.apache.parquet.crypto.FileDecryptionProperties properties,
+      FileDecryptor encryptedFooter) throws IOException {
+    // A plaintext footer tells its algorithm (field 8) after the row groups (field 4): with keys to
+    // use, the row groups wait until it is known.
+    boolean deferRowGroups = properties != null && encryptedFooter == null;
+    EncryptionAlgorithm algorithm = null;
+    byte[] signingKeyMetadata = null;
     ThriftCursor r = new ThriftCursor(file, "footer", footer, offset, length, options.maxStringLength());
     boolean hasVersion = false;
     boolean hasNumRows = false;
@@ -58,6 +86,7 @@ public final class FooterDecoder {
         schema = SchemaDecoder.read(r);
         rowGroupDecoder = new RowGroupDecoder(r, fileLength, schema.columns(), options.columns().select(schema),
             options.statistics().select(schema));
+        rowGroupDecoder.decryptor(encryptedFooter);
         f = r.readField(2);
       }
       if (f == (3 << 4 | I64)) {
@@ -66,7 +95,7 @@ public final class FooterDecoder {
         f = r.readField(3);
       }
       if (f == (4 << 4 | LIST)) {
-        if (rowGroupDecoder != null) {
+        if (rowGroupDecoder != null && !deferRowGroups) {
           rowGroups = rowGroupDecoder.readList();
         } else { // chunks need the schema, which comes later in this footer: come back to them
           rowGroupsAt = r.position();
@@ -86,7 +115,24 @@ public final class FooterDecoder {
         columnOrders = columnOrders(r);
         f = r.readField(7);
       }
-      f = r.position() == at ? r.skipField(f) : f; // encryption, fields from the future
+      if (f == (8 << 4 | STRUCT)) {
+        algorithm = CryptoDecoder.algorithm(r);
+        f = r.readField(8);
+      }
+      if (f == (9 << 4 | BINARY)) {
+        signingKeyMetadata = r.readBinary("FileMetaData.footer_signing_key_metadata");
+        f = r.readField(9);
+      }
+      f = r.position() == at ? r.skipField(f) : f; // fields from the future
+    }
+    int structEnd = r.position();
+    if (deferRowGroups && algorithm == null) {
+      FileDecryptor.checkPlaintextAllowed(file, properties);
+    } else if (deferRowGroups && rowGroupDecoder != null) {
+      FileDecryptor decryptor = FileDecryptor.plaintextFooter(file, properties, algorithm, signingKeyMetadata);
+      // The signature (nonce and tag) follows the struct; the footer's length counts it.
+      decryptor.verifyFooter(footer, offset, structEnd - offset, structEnd, offset + length);
+      rowGroupDecoder.decryptor(decryptor);
     }
     r.require(hasVersion, "FileMetaData.version");
     if (schema == null) {

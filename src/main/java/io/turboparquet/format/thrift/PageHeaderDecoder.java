@@ -87,6 +87,15 @@ public final class PageHeaderDecoder {
     }
   }
 
+  /**
+   * Decodes the page header that is all of {@code bytes} (a decrypted header module), for the page
+   * at file offset {@code offset}.
+   */
+  public PageHeaderInfo decode(byte[] bytes, long offset, String where) throws ParquetCorruptionException {
+    r.reset(bytes, bytes.length, where, "page header", offset);
+    return decode();
+  }
+
   private PageHeaderInfo decode() throws ParquetCorruptionException {
     int type = UNSET;
     int uncompressedSize = UNSET;

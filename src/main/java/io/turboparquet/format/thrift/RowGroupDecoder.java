@@ -1,5 +1,6 @@
 package io.turboparquet.format.thrift;
 
+import static io.turboparquet.format.thrift.ThriftCursor.BINARY;
 import static io.turboparquet.format.thrift.ThriftCursor.I16;
 import static io.turboparquet.format.thrift.ThriftCursor.I32;
 import static io.turboparquet.format.thrift.ThriftCursor.I64;
@@ -19,6 +20,9 @@ import io.turboparquet.format.EncodingStats;
 import io.turboparquet.format.GeospatialStatistics;
 import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.RowGroupMeta;
+import io.turboparquet.format.crypto.ChunkDecryptor;
+import io.turboparquet.format.crypto.FileDecryptor;
+import io.turboparquet.format.crypto.ModuleType;
 import io.turboparquet.io.ErrorContext;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,11 +42,14 @@ final class RowGroupDecoder {
   private static final long UNKNOWN_ENCODINGS = 1L << 62;
   private static final long NO_ENCODING_STATS = -1; // bits 10-30 of either half are never set
 
-  private final ThriftCursor r;
+  /** The footer's cursor, but over a decrypted ColumnMetaData while that is decoded. */
+  private ThriftCursor r;
   private final long fileLength;
   private final List<ColumnDescriptor> leaves;
   private final boolean[] projected;
   private final boolean[] statistics;
+  /** Keys of an encrypted file; null when none are (chunks with crypto metadata then fail when read). */
+  private FileDecryptor decryptor;
 
   // Files repeat a handful of codings; one instance per distinct (encodings, encoding stats, codec).
   private long[] codingKeys = new long[8]; // two a coding: encodings key, encoding stats key
@@ -75,6 +82,11 @@ final class RowGroupDecoder {
     this.leaves = leaves;
     this.projected = projected;
     this.statistics = statistics;
+  }
+
+  /** The decryptor of the file's encrypted chunks, once the footer has told the algorithm. */
+  void decryptor(FileDecryptor decryptor) {
+    this.decryptor = decryptor;
   }
 
   /** FileMetaData.row_groups, whose list header comes next. */
@@ -146,6 +158,8 @@ final class RowGroupDecoder {
     int offsetIndexLength = 0;
     long columnIndexOffset = -1;
     int columnIndexLength = 0;
+    CryptoDecoder.ColumnCrypto crypto = null;
+    long encryptedMeta = -1;
     for (int f = r.readField(0); f >= 0; ) { // fields in id order, see ThriftCursor.skipField
       int at = r.position();
       if (f == (2 << 4 | I64)) {
@@ -174,7 +188,23 @@ final class RowGroupDecoder {
         columnIndexLength = r.readI32();
         f = r.readField(7);
       }
+      if (f == (8 << 4 | STRUCT)) {
+        crypto = CryptoDecoder.column(r);
+        f = r.readField(8);
+      }
+      if (f == (9 << 4 | BINARY)) {
+        encryptedMeta = r.readSpan("ColumnChunk.encrypted_column_metadata");
+        f = r.readField(9);
+      }
       f = r.position() == at ? r.skipField(f) : f;
+    }
+    ChunkDecryptor chunkDecryptor = null;
+    if (crypto != null) {
+      chunkDecryptor = encrypted(leaf, crypto, encryptedMeta, withStatistics);
+      hasMeta |= chunkDecryptor.hasKey() && encryptedMeta >= 0;
+      if (!hasMeta) {
+        chunkDecryptor.requireKey(); // the reason there is no metadata to read, naming the column
+      }
     }
     if (!hasFileOffset) { // not r.require: the message would be built for every chunk
       throw r.corrupt(where() + "required field ColumnChunk.file_offset is missing");
@@ -182,17 +212,45 @@ final class RowGroupDecoder {
     if (!hasMeta) {
       throw r.corrupt(where() + "ColumnChunk.meta_data is missing (encrypted or external columns are not supported)");
     }
-    return build(leaf, offsetIndexOffset, offsetIndexLength, columnIndexOffset, columnIndexLength);
+    return build(leaf, offsetIndexOffset, offsetIndexLength, columnIndexOffset, columnIndexLength, chunkDecryptor);
+  }
+
+  /**
+   * The decryptor of an encrypted chunk; with its key, the chunk's ColumnMetaData decrypted from
+   * {@code encryptedMeta} (a span of the footer) into the scratch fields, in place of a plaintext
+   * footer's copy, which lacks the statistics.
+   */
+  private ChunkDecryptor encrypted(ColumnDescriptor leaf, CryptoDecoder.ColumnCrypto crypto, long encryptedMeta,
+      boolean withStatistics) throws ParquetCorruptionException {
+    if (crypto.path() != null && !crypto.path().equals(leaf.path())) {
+      throw r.corrupt(where() + "EncryptionWithColumnKey.path_in_schema is " + crypto.path());
+    }
+    ChunkDecryptor chunk = decryptor == null
+        ? ChunkDecryptor.unavailable(ErrorContext.of(r.file()).inRowGroup(rowGroup).column(leaf.dottedPath()),
+            FileDecryptor.NO_KEYS)
+        : decryptor.chunk(rowGroup, leaf.index(), leaf.path(), crypto.footerKey(), crypto.keyMetadata());
+    if (encryptedMeta >= 0 && chunk.hasKey()) {
+      byte[] plain = chunk.module(r.bytes(), (int) (encryptedMeta >>> 32), (int) encryptedMeta,
+          ModuleType.COLUMN_META_DATA, 0);
+      ThriftCursor footer = r;
+      r = new ThriftCursor(footer.file(), "column metadata", plain, 0, plain.length, footer.maxStringLength());
+      try {
+        metaData(withStatistics);
+      } finally {
+        r = footer;
+      }
+    }
+    return chunk;
   }
 
   private ColumnChunkMeta build(ColumnDescriptor leaf, long offsetIndexOffset, int offsetIndexLength,
-      long columnIndexOffset, int columnIndexLength) {
+      long columnIndexOffset, int columnIndexLength, ChunkDecryptor chunkDecryptor) {
     // Checked where it is used (a scan's bloom filter pruning); a negative offset is no filter, as in parquet-java.
     BloomFilterLocation bloomFilter = bloomFilterOffset >= 0
         ? new BloomFilterLocation(bloomFilterOffset, bloomFilterLength) : null;
     return new ColumnChunkMeta(leaf, coding(), numValues, totalCompressed, totalUncompressed, dataPageOffset,
         dictionaryPageOffset, chunkStatistics, offsetIndexOffset, offsetIndexLength, columnIndexOffset,
-        columnIndexLength, bloomFilter, geospatial);
+        columnIndexLength, bloomFilter, geospatial, chunkDecryptor);
   }
 
   private void metaData(boolean withStatistics) throws ParquetCorruptionException {
