@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Concurrency (issue 37): eight JDBC clients for 45 s against one drillbit in its own JVM with a
+ * Concurrency (issue 37): eight JDBC clients for 30 s against one drillbit in its own JVM with a
  * small direct-memory cap, a seeded mix through turbo-parquet ({@link Soak}): full aggregations,
  * range filters, LIMIT, a wide and a nested file, two corrupt files, one query in ten cancelled
  * mid-flight. Every answer equals the first answer of the same query, every corrupt file fails
@@ -29,7 +29,7 @@ class SoakDrillTest {
     DrillHome home = DrillHome.assemble("drill-soak");
     home.installTools(); // the soak's drillbit main is a tool
     SoakFiles files = SoakFiles.write(home.work().resolve("data"), 100_000);
-    Soak.Settings settings = new Soak.Settings(TurboParquetFormatConfig.NAME, 8, Duration.ofSeconds(45), 37, 10, 2, 0);
+    Soak.Settings settings = new Soak.Settings(TurboParquetFormatConfig.NAME, 8, Duration.ofSeconds(30), 37, 10, 2, 0);
     try (SoakDrillbit drillbit = SoakDrillbit.start((options, main) -> home.javaCommand(options, main, List.of()),
         DIRECT_MIB, home.work().resolve("soak-drillbit.log"))) {
       Soak.Report report = Soak.run(settings, files, drillbit);
