@@ -11,7 +11,6 @@ import io.turboparquet.format.FooterReader;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.SchemaNode;
 import io.turboparquet.format.crypto.DecryptionKeys;
-import io.turboparquet.format.thrift.FooterDecoder;
 import io.turboparquet.io.ErrorContext;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.TrackingBufferSource;
@@ -38,6 +37,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StorageStatistics;
+import org.apache.parquet.crypto.FileDecryptionProperties;
 
 /**
  * {@code turbo-parquet meta | scan | digest | head FILE [flags]}: see README.md and docs/cli.md
@@ -121,11 +121,14 @@ public final class Main {
     Path path = toPath(file);
     FileSystem fs = fileSystem(path, args, env);
     Dataset dataset = Dataset.resolve(fs, path);
-    List<byte[]> footers = new ArrayList<>();
+    DecryptionKeys keys = DecryptionKeys.fromHadoop(fs.getConf());
+    List<FooterReader.FooterBytes> footers = new ArrayList<>();
+    List<FileDecryptionProperties> decryption = new ArrayList<>();
     for (FileStatus status : dataset.files()) {
       try (FSDataInputStream in = FileOpener.open(fs, status, false)) {
-        footers.add(FooterReader.readFooterBytes(in, status.getPath().toString(), status.getLen()));
+        footers.add(FooterReader.readFooter(in, status.getPath().toString(), status.getLen()));
       }
+      decryption.add(keys.forFile(status.getPath()));
     }
     // Only the listed columns' chunks are decoded: the footer's projected decode.
     FooterOptions options = columns == null ? FooterOptions.DEFAULT : FooterOptions.projecting(columns);
@@ -139,18 +142,18 @@ public final class Main {
       double decodeMs = 0;
       for (int f = 0; f < footers.size(); f++) {
         FileStatus status = dataset.files().get(f);
-        byte[] footer = footers.get(f);
+        FooterReader.FooterBytes footer = footers.get(f);
         long t0 = System.nanoTime();
-        FileMetadata meta = FooterDecoder.decode(status.getPath().toString(), status.getLen(), footer, 0,
-            footer.length, options);
+        FileMetadata meta = FooterReader.decode(footer, status.getPath().toString(), status.getLen(), options,
+            decryption.get(f));
         double ms = (System.nanoTime() - t0) / 1e6;
         metas.add(meta);
-        footerBytes += footer.length;
+        footerBytes += footer.bytes().length;
         decodeMs += ms;
         if (json) {
           Map<String, Object> m = new LinkedHashMap<>();
           m.put("file", status.getPath().toString());
-          m.put("footer_bytes", footer.length);
+          m.put("footer_bytes", footer.bytes().length);
           m.put("footer_decode_ms", ms);
           m.put("rows", meta.numRows());
           m.put("row_groups", meta.rowGroups().size());

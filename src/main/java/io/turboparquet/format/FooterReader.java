@@ -101,7 +101,12 @@ public final class FooterReader {
    */
   public static FileMetadata read(FSDataInputStream in, String file, long fileLength, FooterOptions options,
       FileDecryptionProperties properties) throws IOException {
-    FooterBytes footer = readFooter(in, file, fileLength);
+    return decode(readFooter(in, file, fileLength), file, fileLength, options, properties);
+  }
+
+  /** Decodes a footer as stored, decrypting it (and the columns' metadata) as {@link #read} does. */
+  public static FileMetadata decode(FooterBytes footer, String file, long fileLength, FooterOptions options,
+      FileDecryptionProperties properties) throws IOException {
     byte[] bytes = footer.bytes();
     if (!footer.encrypted()) {
       return FooterDecoder.decode(file, fileLength, bytes, 0, bytes.length, options, properties, null);

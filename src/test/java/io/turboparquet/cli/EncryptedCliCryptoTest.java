@@ -18,9 +18,14 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.crypto.ColumnDecryptionProperties;
 import org.apache.parquet.crypto.FileDecryptionProperties;
+import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -75,6 +80,34 @@ class EncryptedCliCryptoTest {
       List<String> scan = run(Arrays.stream(args).map(a -> a.equals("digest") ? "scan" : a).toArray(String[]::new));
       assertTrue(scan.get(0).contains("rows"), scan.toString());
     }
+  }
+
+  @Test
+  void metaListsAnEncryptedFooterAsParquetJavaReadsIt() throws IOException {
+    Path file = CorpusFiles.dir().resolve("encrypted").resolve("encrypt_columns_and_footer.parquet.encrypted");
+    FileDecryptionProperties keys = FileDecryptionProperties.builder()
+        .withFooterKey("0123456789012345".getBytes(StandardCharsets.US_ASCII)).withoutFooterSignatureVerification()
+        .withColumnKeys(Map.of(ColumnPath.get("double_field"), ColumnDecryptionProperties.builder("double_field")
+            .withKey("1234567890123450".getBytes(StandardCharsets.US_ASCII)).build(), ColumnPath.get("float_field"),
+            ColumnDecryptionProperties.builder("float_field").withKey("1234567890123451".getBytes(
+                StandardCharsets.US_ASCII)).build())).build();
+    ParquetMetadata theirs;
+    try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(
+        new org.apache.hadoop.fs.Path(file.toUri()), new Configuration()),
+        ParquetReadOptions.builder().withDecryption(keys).build())) {
+      theirs = r.getFooter();
+    }
+    List<String> meta = run(Arrays.stream(withKeys("meta", file.toString())).limit(8).toArray(String[]::new));
+    long rows = theirs.getBlocks().stream().mapToLong(b -> b.getRowCount()).sum();
+    String counts = meta.stream().filter(l -> l.startsWith("rows: ")).findFirst().orElse("");
+    assertTrue(counts.startsWith("rows: " + rows + "  row groups: " + theirs.getBlocks().size() + "  "),
+        meta.toString());
+    for (var column : theirs.getFileMetaData().getSchema().getColumns()) {
+      String name = String.join(".", column.getPath());
+      assertTrue(meta.stream().anyMatch(l -> l.startsWith("  " + name + "  ")), name + " in " + meta);
+    }
+    IOException without = assertThrows(IOException.class, () -> run("meta", file.toString()));
+    assertTrue(without.getMessage().contains("parquet.crypto.factory.class"), without.getMessage());
   }
 
   @Test
