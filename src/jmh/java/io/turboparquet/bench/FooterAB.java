@@ -20,7 +20,8 @@ import java.util.Arrays;
  * {@code full} decodes every chunk with statistics instead.
  *
  * <p>usage: {@code FooterAB FILE projected|full DIR_A DIR_B...}, each DIR a complete
- * {@code target/classes}; the class path (FooterAB's own build) only counts the file's leaves.
+ * {@code target/classes}; the class path (FooterAB's own build) counts the file's leaves and
+ * serves the builds' dependencies.
  * One file per JVM: a JIT profile taken on one writer's footers would tilt the next.
  */
 public final class FooterAB {
@@ -44,8 +45,7 @@ public final class FooterAB {
     Method[] decode = new Method[builds];
     Object[] options = new Object[builds];
     for (int v = 0; v < builds; v++) {
-      ClassLoader loader = new URLClassLoader(new URL[] {Paths.get(args[2 + v]).toUri().toURL()},
-          ClassLoader.getPlatformClassLoader());
+      ClassLoader loader = new BuildLoader(Paths.get(args[2 + v]).toUri().toURL());
       Class<?> optionsClass = loader.loadClass("io.turboparquet.format.FooterOptions");
       Class<?> selector = loader.loadClass("io.turboparquet.format.FooterOptions$ColumnSelector");
       Object chosen = projected
@@ -84,5 +84,32 @@ public final class FooterAB {
       out.append(String.format("  %s %.3f ms (%.2f)", (char) ('A' + v), median, median / first));
     }
     System.out.println(out);
+  }
+
+  /**
+   * Our classes from one build's directory, everything else (parquet-java's key types the footer
+   * decoder names, the JDK) from FooterAB's own class path: child first for {@code io.turboparquet}.
+   */
+  private static final class BuildLoader extends URLClassLoader {
+    BuildLoader(URL classes) {
+      super(new URL[] {classes}, FooterAB.class.getClassLoader());
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+      if (!name.startsWith("io.turboparquet.")) {
+        return super.loadClass(name, resolve);
+      }
+      synchronized (getClassLoadingLock(name)) {
+        Class<?> c = findLoadedClass(name);
+        if (c == null) {
+          c = findClass(name);
+        }
+        if (resolve) {
+          resolveClass(c);
+        }
+        return c;
+      }
+    }
   }
 }
