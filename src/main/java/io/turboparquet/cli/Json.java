@@ -1,5 +1,6 @@
 package io.turboparquet.cli;
 
+import io.turboparquet.format.VariantJson;
 import java.util.Map;
 
 /** Just enough JSON for the CLI's one-object-per-line output. */
@@ -30,26 +31,8 @@ final class Json {
     return sb.append('}').toString();
   }
 
-  /** Appends {@code s} as a JSON string, quoted and escaped. */
+  /** Appends {@code s} as a JSON string, quoted and escaped (the one escaper, Variant JSON's). */
   static void string(StringBuilder sb, String s) {
-    sb.append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case '\n' -> sb.append("\\n");
-        case '\t' -> sb.append("\\t");
-        case '\r' -> sb.append("\\r");
-        default -> {
-          if (c < 0x20) {
-            sb.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            sb.append(c);
-          }
-        }
-      }
-    }
-    sb.append('"');
+    VariantJson.string(sb, s);
   }
 }

@@ -154,7 +154,7 @@ public final class VariantJson {
         case '\f' -> out.append("\\f");
         default -> {
           if (c < 0x20) {
-            out.append(String.format("\\u%04x", (int) c));
+            out.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
           } else {
             out.append(c);
           }

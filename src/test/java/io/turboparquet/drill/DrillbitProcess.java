@@ -1,7 +1,7 @@
 package io.turboparquet.drill;
 
+import io.turboparquet.drill.demo.SoakDrillbit;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -96,21 +96,7 @@ final class DrillbitProcess implements AutoCloseable {
     return name + " (user port " + userPort + ", control port " + controlPort + ")";
   }
 
-  /** Distinct ports that were free a moment ago (all held open together, then released). */
   private static int[] freePorts(int count) throws IOException {
-    List<ServerSocket> sockets = new ArrayList<>();
-    try {
-      int[] ports = new int[count];
-      for (int i = 0; i < count; i++) {
-        ServerSocket socket = new ServerSocket(0);
-        sockets.add(socket);
-        ports[i] = socket.getLocalPort();
-      }
-      return ports;
-    } finally {
-      for (ServerSocket socket : sockets) {
-        socket.close();
-      }
-    }
+    return SoakDrillbit.freePorts(count);
   }
 }

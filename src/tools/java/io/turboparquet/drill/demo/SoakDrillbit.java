@@ -107,7 +107,8 @@ public final class SoakDrillbit implements AutoCloseable {
     }
   }
 
-  private static int[] freePorts(int count) throws IOException {
+  /** Distinct ports that were free a moment ago (all held open together, then released). */
+  public static int[] freePorts(int count) throws IOException {
     List<ServerSocket> sockets = new ArrayList<>();
     try {
       int[] ports = new int[count];
