@@ -264,15 +264,9 @@ final class RowRenderer {
     int count = Integer.MAX_VALUE;
     Map<Integer, int[]> starts = new HashMap<>();
     for (int leaf : n.leaves) {
-      int[] s = new int[to[leaf] - from[leaf]];
-      int k = 0;
-      for (int e = from[leaf]; e < to[leaf]; e++) {
-        if (e == from[leaf] || leaves[leaf].rep(e) <= n.rep) {
-          s[k++] = e;
-        }
-      }
-      starts.put(leaf, java.util.Arrays.copyOf(s, k));
-      count = Math.min(count, k);
+      int[] s = leaves[leaf].elementStarts(from[leaf], to[leaf], n.rep);
+      starts.put(leaf, s);
+      count = Math.min(count, s.length);
     }
     for (int k = 0; k < count; k++) {
       int[] f = from.clone();

@@ -3,6 +3,7 @@ package io.turboparquet.scan;
 import io.netty.buffer.ByteBuf;
 import io.turboparquet.decode.ValueSink;
 import io.turboparquet.format.ColumnDescriptor;
+import java.util.Arrays;
 
 /**
  * One leaf column of a batch as level entries on the heap, for record assembly (the CLI's rows,
@@ -86,6 +87,21 @@ public final class LeafEntries {
 
   public int rep(int entry) {
     return reps[entry];
+  }
+
+  /**
+   * The entries of {@code [from, to)} that start an element of a list whose repetition level is
+   * {@code rep}: the first, and each whose repetition level is at most {@code rep}.
+   */
+  public int[] elementStarts(int from, int to, int rep) {
+    int[] starts = new int[to - from];
+    int k = 0;
+    for (int e = from; e < to; e++) {
+      if (e == from || rep(e) <= rep) {
+        starts[k++] = e;
+      }
+    }
+    return Arrays.copyOf(starts, k);
   }
 
   public int def(int entry) {

@@ -290,15 +290,8 @@ public final class VariantRebuilder {
       int count = Integer.MAX_VALUE;
       int[][] starts = new int[leaves.length][];
       for (int leaf : a.leaves) {
-        int[] s = new int[to[leaf] - from[leaf]];
-        int k = 0;
-        for (int e = from[leaf]; e < to[leaf]; e++) {
-          if (e == from[leaf] || leaves[leaf].rep(e) <= a.rep) {
-            s[k++] = e;
-          }
-        }
-        starts[leaf] = Arrays.copyOf(s, k);
-        count = Math.min(count, k);
+        starts[leaf] = leaves[leaf].elementStarts(from[leaf], to[leaf], a.rep);
+        count = Math.min(count, starts[leaf].length);
       }
       for (int k = 0; k < count; k++) {
         int[] f = from.clone();
