@@ -38,7 +38,7 @@ final class RowRenderer {
   private final String file;
   private LeafEntries[] leaves; // the loaded batch
   private int rowGroup;
-  private long firstRow;
+  private Batch batch;
   private int currentRow;
   private int rows;
 
@@ -134,7 +134,7 @@ final class RowRenderer {
     List<ColumnBatch> cols = batch.columns();
     rows = batch.rows();
     rowGroup = batch.rowGroup();
-    firstRow = batch.firstRow();
+    this.batch = batch; // its row numbers, for messages
     leaves = new LeafEntries[leafCount];
     for (int i = 0; i < leafCount; i++) {
       leaves[i] = new LeafEntries(cols.get(i), rows);
@@ -220,7 +220,7 @@ final class RowRenderer {
   /** A VARIANT group as the JSON of its rebuilt value ({@link VariantJson}). */
   private void variant(Node n, int[] from, int[] to, StringBuilder out) {
     try {
-      byte[] v = VariantColumn.rebuild(n.variant, leaves, from, to, file, rowGroup, n.path, firstRow + currentRow);
+      byte[] v = VariantColumn.rebuild(n.variant, leaves, from, to, file, rowGroup, n.path, batch.row(currentRow));
       out.append(v == null ? "null" : VariantJson.of(v));
     } catch (ParquetCorruptionException e) {
       throw new UncheckedIOException(e); // through the recursion, unwrapped by row()

@@ -309,6 +309,45 @@ public final class ValueSink implements AutoCloseable {
     position = slot;
   }
 
+  /**
+   * Keeps only the slots of the runs {@code [starts[i], ends[i])} (ascending, apart, within the
+   * position), moved to the front in order, one bulk move per run. Moves only go down, so the
+   * buffers are rewritten in place.
+   */
+  public void keepRuns(int[] starts, int[] ends, int runs) {
+    int out = 0;
+    int outBytes = 0;
+    for (int i = 0; i < runs; i++) {
+      int from = starts[i];
+      int to = ends[i];
+      if (from < (i == 0 ? 0 : ends[i - 1] + 1) || to <= from || to > position) {
+        throw new IllegalArgumentException("run [" + from + ", " + to + ") of " + position + " slots");
+      }
+      int n = to - from;
+      if (width != VARIABLE) {
+        if (out != from) {
+          values.setBytes(out * width, values, from * width, n * width);
+        }
+      } else {
+        int start = offsets.getIntLE(from << 2);
+        int bytes = offsets.getIntLE(to << 2) - start;
+        if (bytes > 0 && outBytes != start) {
+          values.setBytes(outBytes, values, start, bytes);
+        }
+        int shift = outBytes - start;
+        for (int k = 1; k <= n; k++) { // entry out + k is at or below from + k, read before it is written
+          offsets.setIntLE((out + k) << 2, offsets.getIntLE((from + k) << 2) + shift);
+        }
+        outBytes += bytes;
+      }
+      out += n;
+    }
+    position = out;
+    if (width == VARIABLE) {
+      dataLength = outBytes;
+    }
+  }
+
   /** Appends slots {@code [from, to)} of {@code other} (same width) at the position, in bulk. */
   public void appendFrom(ValueSink other, int from, int to) {
     if (other.width != width || from < 0 || from > to || to > other.position) {

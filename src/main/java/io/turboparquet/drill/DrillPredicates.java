@@ -47,7 +47,8 @@ import org.apache.drill.exec.store.parquet.ParquetReaderUtility.DateCorruptionSt
  * <p>Translated: {@code equal}, {@code not_equal}, {@code less_than(_or_equal_to)},
  * {@code greater_than(_or_equal_to)} of a top-level column and a literal, in either order;
  * {@code isnull}, {@code isnotnull}; {@code istrue}, {@code isfalse} and a bare BOOLEAN column;
- * {@code booleanAnd}, {@code booleanOr} (an OR of equalities of one column becomes IN).
+ * {@code booleanAnd}, {@code booleanOr} (an OR of equalities of one column becomes IN); {@code like}
+ * of a VARCHAR column with the patterns Drill matches on bytes ({@link #like}).
  *
  * <p>The scan gets the filter in one of two forms, and Drill's answer differs between them: the
  * planner's own expression in the root fragment (a one-fragment query), where a decimal literal is
@@ -75,8 +76,8 @@ import org.apache.drill.exec.store.parquet.ParquetReaderUtility.DateCorruptionSt
  * ({@link ValueOrder#of} null: INT96, INTERVAL, GEOMETRY, GEOGRAPHY), unsigned integers and FLOAT16
  * under the built-in reader's typing (UINT4, UINT8, VARBINARY), TIME in microseconds, columns
  * the file lacks, Drill's implicit and partition columns ({@code filename}, {@code dir0}, ...,
- * which hide a file's column of the name), a column inside any function or cast, NOT, LIKE and every
- * other function, and other pairs of column and literal types (a string against a number, a number
+ * which hide a file's column of the name), a column inside any function or cast, NOT, other LIKE
+ * patterns, ILIKE and every other function, and other pairs of column and literal types (a string against a number, a number
  * against a date, a FLOAT literal against an integer column, ...).
  */
 final class DrillPredicates {
@@ -172,6 +173,7 @@ final class DrillPredicates {
     return switch (name.toLowerCase(Locale.ROOT)) {
       case "booleanand", "and" -> and(args);
       case "booleanor", "or" -> or(args);
+      case "like" -> like(args);
       case "isnull", "is null" -> nullTest(args, false);
       case "isnotnull", "is not null" -> nullTest(args, true);
       case "istrue", "is true" -> args.size() == 1
@@ -244,6 +246,34 @@ final class DrillPredicates {
   private Predicate nullTest(List<LogicalExpression> args, boolean negated) {
     ColumnDescriptor c = args.size() == 1 ? column(args.get(0)) : null;
     return c == null ? null : new Predicate.IsNull(c.dottedPath(), negated);
+  }
+
+  /**
+   * {@code like(column, 'pattern')} on a VARCHAR column, for the patterns Drill matches on their
+   * bytes (its simple kinds: no {@code _}, {@code %} only first or last, no escape): the same
+   * test on the same bytes ({@link Predicate#like}). Other patterns go to Drill's regular
+   * expressions, whose {@code .} does not match a line end: left to Drill.
+   */
+  private Predicate like(List<LogicalExpression> args) {
+    ColumnDescriptor c = args.size() == 2 ? column(args.get(0)) : null;
+    Value v = c == null ? null : value(args.get(1));
+    if (v == null || v.type() != MinorType.VARCHAR) {
+      return null;
+    }
+    String pattern = (String) v.value();
+    int inner = pattern.indexOf('%', 1);
+    if (pattern.indexOf('_') >= 0 || pattern.indexOf('\\') >= 0 || inner >= 0 && inner < pattern.length() - 1) {
+      return null;
+    }
+    try {
+      if (DrillColumn.of(c, reading).type().getMinorType() != MinorType.VARCHAR) {
+        return null;
+      }
+    } catch (RuntimeException e) { // a column our reader does not read: the query fails anyway
+      return null;
+    }
+    Predicate p = Predicate.like(c.dottedPath(), pattern);
+    return binds(p) ? p : null;
   }
 
   private Predicate comparison(Op op, LogicalExpression left, LogicalExpression right) {

@@ -97,7 +97,9 @@ enum ScanMetric implements MetricDef {
   /** Bytes of dictionary pages and bloom filters read to decide (also in TOTAL_READ_BYTES). */
   TOTAL_PRUNING_BYTES,
   /** Rows of batches with no candidate row by the filter columns' values: other columns not decoded (late materialization). */
-  NUM_LATE_SKIPPED_ROWS;
+  NUM_LATE_SKIPPED_ROWS,
+  /** Rows of decoded batches that the pushed filter ruled out: not handed to Drill. */
+  NUM_FILTERED_ROWS;
 
   private static final Logger logger = LoggerFactory.getLogger(ScanMetric.class);
 

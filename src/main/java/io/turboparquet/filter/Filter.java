@@ -1,6 +1,7 @@
 package io.turboparquet.filter;
 
 import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.PhysicalType;
 import io.turboparquet.format.Schema;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,14 +17,14 @@ public final class Filter {
   /** A node of the bound predicate. */
   public sealed interface Node permits Leaf, All, Any {}
 
-  public enum Kind { COMPARE, IN, IS_NULL, NOT_NULL, INTERSECTS }
+  public enum Kind { COMPARE, IN, IS_NULL, NOT_NULL, INTERSECTS, LIKE }
 
   /**
    * One column's condition.
    *
    * @param order null when the column cannot be filtered by statistics (see {@link ValueOrder#of})
    * @param values the typed literals (one for COMPARE; empty when {@code order} is null); for
-   *     INTERSECTS, the {@link Predicate.Intersects} itself
+   *     INTERSECTS, the {@link Predicate.Intersects} itself; for LIKE, its {@link LikePattern}
    */
   public record Leaf(ColumnDescriptor column, ValueOrder order, Kind kind, Predicate.Op op, List<Object> values)
       implements Node {}
@@ -68,7 +69,8 @@ public final class Filter {
     }
     String name = p instanceof Predicate.Compare c ? c.column()
         : p instanceof Predicate.In i ? i.column()
-        : p instanceof Predicate.Intersects g ? g.column() : ((Predicate.IsNull) p).column();
+        : p instanceof Predicate.Intersects g ? g.column()
+        : p instanceof Predicate.Like l ? l.column() : ((Predicate.IsNull) p).column();
     ColumnDescriptor column = schema.column(name);
     if (column == null) {
       throw new IllegalArgumentException("filter: no column " + name + " in the schema (a leaf's dotted path)");
@@ -80,6 +82,13 @@ public final class Filter {
             + " is " + column.physicalType() + (column.logicalType() == null ? "" : " " + column.logicalType()));
       }
       return new Leaf(column, null, Kind.INTERSECTS, null, List.of(g));
+    }
+    if (p instanceof Predicate.Like l) {
+      if (column.physicalType() != PhysicalType.BYTE_ARRAY || !column.isFlat()) {
+        throw new IllegalArgumentException("filter: LIKE wants a flat BYTE_ARRAY column; " + name + " is "
+            + column.physicalType() + (column.isFlat() ? "" : " under a repeated field"));
+      }
+      return new Leaf(column, null, Kind.LIKE, null, List.of(l.pattern()));
     }
     ValueOrder order = ValueOrder.of(column);
     if (p instanceof Predicate.IsNull n) {

@@ -11,14 +11,15 @@ import java.util.List;
  * and     := atom (AND atom)*
  * atom    := '(' expr ')' | column op literal | column [NOT] BETWEEN literal AND literal
  *          | column IN '(' literal (',' literal)* ')' | column IS [NOT] NULL
- *          | column INTERSECTS BOX '(' number ',' number ',' number ',' number ')' 
+ *          | column INTERSECTS BOX '(' number ',' number ',' number ',' number ')'
+ *          | column LIKE 'pattern' 
  * op      := = | <> | != | < | <= | > | >=
  * literal := number | 'string' | DATE 'yyyy-mm-dd' | TRUE | FALSE
  * column  := name(.name)* | "quoted name"
  * </pre>
  *
  * Keywords are case-insensitive. {@code BETWEEN a AND b} is {@code >= a AND <= b}; NOT exists only
- * in {@code IS NOT NULL}. {@code BOX(xmin, ymin, xmax, ymax)} is a box in the column's coordinates
+ * in {@code IS NOT NULL}. A LIKE pattern's only wildcard is {@code %} ({@link Predicate#like}). {@code BOX(xmin, ymin, xmax, ymax)} is a box in the column's coordinates
  * (longitude and latitude for the default CRS); xmin above xmax spans the antimeridian. Errors are {@link IllegalArgumentException}s naming the position and
  * what was expected.
  */
@@ -105,6 +106,17 @@ public final class FilterParser {
       expect(')');
       try {
         return new Predicate.Intersects(column, box[0], box[1], box[2], box[3]);
+      } catch (IllegalArgumentException e) {
+        throw error(e.getMessage());
+      }
+    }
+    if (keyword("LIKE")) {
+      Literal pattern = literal();
+      if (pattern.kind() != Literal.Kind.STRING) {
+        throw error("expected a 'pattern' after LIKE");
+      }
+      try {
+        return Predicate.like(column, pattern.text());
       } catch (IllegalArgumentException e) {
         throw error(e.getMessage());
       }

@@ -71,6 +71,53 @@ public sealed interface Predicate {
     }
   }
 
+  /**
+   * {@code column LIKE 'pattern'} on a string column, {@code %} the only wildcard ({@link LikePattern});
+   * {@code _} and escapes are refused (an engine's translation leaves such patterns out). Build it
+   * with {@link #like}, which adds what the statistics can use.
+   */
+  record Like(String column, LikePattern pattern) implements Predicate {
+    public Like {
+      if (pattern.pattern().indexOf('_') >= 0 || pattern.pattern().indexOf('\\') >= 0) {
+        throw new IllegalArgumentException("LIKE " + pattern + ": only % is taken as a wildcard, not _ or escapes");
+      }
+    }
+
+    @Override
+    public String toString() {
+      return column + " LIKE " + pattern;
+    }
+  }
+
+  /**
+   * {@code column LIKE 'pattern'} ({@code %} the only wildcard) as the predicate the scan uses in full:
+   * an equality without a wildcard; else the range of strings that start with the pattern's prefix
+   * (in UTF-8 byte order, which is code point order, so that statistics and page indexes prune it),
+   * and the pattern itself unless it is that prefix and one trailing {@code %}.
+   */
+  static Predicate like(String column, String pattern) {
+    LikePattern p = new LikePattern(pattern);
+    Predicate like = new Like(column, p);
+    String prefix = p.prefix();
+    if (prefix.equals(pattern)) {
+      return new Compare(column, Op.EQ, new Literal(Literal.Kind.STRING, pattern));
+    }
+    List<Predicate> terms = new java.util.ArrayList<>();
+    if (!prefix.isEmpty()) {
+      terms.add(new Compare(column, Op.GE, new Literal(Literal.Kind.STRING, prefix)));
+      int last = prefix.codePointBefore(prefix.length());
+      if (last != Character.MAX_CODE_POINT) {
+        int next = last + 1 == Character.MIN_SURROGATE ? Character.MAX_SURROGATE + 1 : last + 1;
+        String above = prefix.substring(0, prefix.length() - Character.charCount(last)) + Character.toString(next);
+        terms.add(new Compare(column, Op.LT, new Literal(Literal.Kind.STRING, above)));
+      }
+    }
+    if (!pattern.equals(prefix + "%")) {
+      terms.add(like);
+    }
+    return terms.size() == 1 ? terms.get(0) : new And(terms);
+  }
+
   record And(List<Predicate> terms) implements Predicate {
     public And {
       terms = List.copyOf(terms);
@@ -114,6 +161,8 @@ public sealed interface Predicate {
       out.add(n.column());
     } else if (p instanceof Intersects g) {
       out.add(g.column());
+    } else if (p instanceof Like l) {
+      out.add(l.column());
     } else if (p instanceof And a) {
       a.terms().forEach(t -> collect(t, out));
     } else if (p instanceof Or o) {

@@ -4,6 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.turboparquet.decode.HalfFloat;
 import io.turboparquet.decode.ValueSink;
 import io.turboparquet.filter.Filter;
+import io.turboparquet.filter.LikePattern;
 import io.turboparquet.filter.Predicate.Op;
 import io.turboparquet.filter.ValueOrder;
 import io.turboparquet.format.ColumnDescriptor;
@@ -14,17 +15,18 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Late materialization's test: whether any row of a batch may match a filter, judged from the
- * decoded values of the filter's columns only, so that the scan decodes the other columns of a
- * batch only when it has a candidate row. A necessary condition, like every other use of the
- * filter: a value it cannot judge (NaN, a column whose order the filter does not know) counts as
- * a match, and a null never compares true. Each literal is turned once, by the column's
- * {@link ValueOrder}, into the stored form it is compared with ({@link ValueOrder#stored}: where it
- * falls among the stored integers, a double, bytes), and the rows are compared with it in loops over
- * primitives that follow that order. Rows are judged in blocks of
- * {@link #BLOCK}, each node of the filter in one loop over its column's buffer without a branch
- * on the values (a lookup judges every row of the row group); the search for the first and last
- * candidate stops at the block that holds it.
+ * The scan's row test of a filter, judged from the decoded values of the filter's columns only:
+ * which rows of a batch it hands on ({@link #select}), and, for late materialization, whether a
+ * batch has any row that may match, so that the scan decodes the other columns of a batch only
+ * when it has a candidate row. A necessary condition, like every other use of the filter: a value
+ * it cannot judge (NaN, a column whose order the filter does not know) counts as a match, and a
+ * null never compares true; the engine still evaluates its filter on what the scan returns. Each
+ * literal is turned once, by the column's {@link ValueOrder}, into the stored form it is compared
+ * with ({@link ValueOrder#stored}: where it falls among the stored integers, a double, bytes), and
+ * the rows are compared with it in loops over primitives that follow that order. Rows are judged
+ * in blocks of {@link #BLOCK}, each node of the filter in one loop over its column's buffer without
+ * a branch on the values (a lookup judges every row of the row group); the search for the first
+ * and last candidate stops at the block that holds it.
  */
 final class BatchFilter {
   /** Rows judged at once. */
@@ -48,10 +50,9 @@ final class BatchFilter {
   }
 
   /**
-   * The test of {@code filter} over batches of {@code projection}, or null when late
-   * materialization would not pay or cannot be done: a filter column not projected, a projected
-   * column that is not flat (rows of nested columns are not skipped), or no column outside the
-   * filter's to save.
+   * The test of {@code filter} over batches of {@code projection}, or null when rows cannot be
+   * judged or dropped: a filter column not projected, or a projected column that is not flat (rows
+   * of nested columns are neither skipped nor compacted).
    */
   static BatchFilter of(Filter filter, List<ColumnDescriptor> projection) {
     if (filter == null || projection.stream().anyMatch(c -> !c.isFlat())) {
@@ -70,9 +71,6 @@ final class BatchFilter {
       }
       positions.add(at);
     }
-    if (positions.size() >= projection.size()) {
-      return null;
-    }
     Test root = test(filter.root(), projection);
     return new BatchFilter(positions.stream().mapToInt(Integer::intValue).toArray(), root);
   }
@@ -80,6 +78,31 @@ final class BatchFilter {
   /** Projection positions of the columns to decode first. */
   int[] filterColumns() {
     return filterColumns;
+  }
+
+  /**
+   * Judges rows {@code [0, rows)} of {@code columns} (which hold at least the filter's columns)
+   * into {@code selection}: the rows that may match, as runs.
+   */
+  void select(ColumnBatch[] columns, int rows, RowSelection selection) {
+    selection.clear(rows);
+    for (int block = 0; block < rows; block += BLOCK) {
+      int end = Math.min(rows, block + BLOCK);
+      root.judge(columns, block, end, mask);
+      int r = block;
+      while (r < end) {
+        while (r < end && !mask[r - block]) {
+          r++;
+        }
+        int from = r;
+        while (r < end && mask[r - block]) {
+          r++;
+        }
+        if (r > from) {
+          selection.add(from, r);
+        }
+      }
+    }
   }
 
   /**
@@ -130,6 +153,8 @@ final class BatchFilter {
         return new NullTest(at, true);
       case NOT_NULL:
         return new NullTest(at, false);
+      case LIKE:
+        return new LikeTest(at, (LikePattern) leaf.values().get(0));
       default:
         break;
     }
@@ -207,6 +232,31 @@ final class BatchFilter {
       ByteBuffer defined = view(validity, to);
       for (int r = from; r < to; r++) {
         out[r - from] = (defined.get(r) == 0) == wantNull;
+      }
+    }
+  }
+
+  /** LIKE on a BYTE_ARRAY column's bytes: a null never matches. */
+  private static final class LikeTest extends Test {
+    private final int column;
+    private final LikePattern pattern;
+
+    LikeTest(int column, LikePattern pattern) {
+      this.column = column;
+      this.pattern = pattern;
+    }
+
+    @Override
+    void judge(ColumnBatch[] columns, int from, int to, boolean[] out) {
+      ColumnBatch batch = columns[column];
+      ByteBuffer offsets = view(batch.values().offsets(), 4 * (to + 1));
+      ByteBuffer data = view(batch.values().values(), offsets.getInt(4 * to));
+      ByteBuf validity = batch.validity();
+      ByteBuffer defined = validity == null ? null : view(validity, to);
+      for (int r = from; r < to; r++) {
+        int start = offsets.getInt(r << 2);
+        out[r - from] = (defined == null || defined.get(r) != 0)
+            && pattern.matches(data, start, offsets.getInt((r + 1) << 2) - start);
       }
     }
   }

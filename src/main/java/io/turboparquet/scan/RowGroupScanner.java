@@ -22,6 +22,7 @@ import io.turboparquet.page.PrefetchBudget;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
@@ -65,9 +66,15 @@ final class RowGroupScanner implements AutoCloseable {
   /** The next batch's tasks (every column's), submitted by {@link #decodeAhead}; null when none are. */
   private DecodeTask[] pending;
   /**
+   * The filter judged on each batch's rows, which the batch is compacted to ({@link RowSelection}).
+   * Null when off (the option of late materialization) or impossible (see {@link BatchFilter#of}).
+   */
+  private final BatchFilter rowFilter;
+  private final RowSelection selection = new RowSelection();
+  /**
    * Late materialization: the filter's columns are decoded first, the others only for the rows
-   * from a batch's first candidate row to its last. Null when off, impossible (see
-   * {@link BatchFilter#of}), or given up because most rows judged were decoded anyway.
+   * from a batch's first candidate row to its last. Null when there is no row filter or no column
+   * outside its own, or when given up because most rows judged were decoded anyway.
    */
   private BatchFilter late;
   private boolean[] isFilterColumn;
@@ -165,7 +172,8 @@ final class RowGroupScanner implements AutoCloseable {
     }
     long fitting = widest == 0 ? Long.MAX_VALUE : Math.max(1, options.decode().batchBytes() / widest);
     batchRows = (int) Math.min(options.decode().batchSize(), fitting);
-    late = options.pruning().lateMaterialization() ? BatchFilter.of(filter, projection) : null;
+    rowFilter = options.pruning().lateMaterialization() ? BatchFilter.of(filter, projection) : null;
+    late = rowFilter != null && rowFilter.filterColumns().length < projection.size() ? rowFilter : null;
     if (late != null) {
       isFilterColumn = new boolean[projection.size()];
       for (int i : late.filterColumns()) {
@@ -280,9 +288,22 @@ final class RowGroupScanner implements AutoCloseable {
           readers.get(i).keep(rows);
         }
       }
-      Batch batch = new Batch(rowGroup.index(), start, rows, java.util.Arrays.asList(columns));
       rowsDone = start + rows;
-      return batch;
+      if (rowFilter == null) {
+        return new Batch(rowGroup.index(), start, rows, Arrays.asList(columns), null);
+      }
+      rowFilter.select(columns, rows, selection);
+      int kept = selection.selected();
+      context.metrics().addFilteredRows(rows - kept);
+      if (kept == 0) {
+        continue;
+      }
+      if (kept < rows) {
+        for (ColumnBatch c : columns) {
+          selection.compact(c);
+        }
+      }
+      return new Batch(rowGroup.index(), start, kept, Arrays.asList(columns), kept < rows ? selection.copy() : null);
     }
   }
 

@@ -27,6 +27,7 @@ public final class ScanMetrics {
   private final LongAdder pagesSkipped = new LongAdder();
   private final LongAdder rowsSkipped = new LongAdder();
   private final LongAdder lateSkippedRows = new LongAdder();
+  private final LongAdder filteredRows = new LongAdder();
   private final LongAdder bytesSkipped = new LongAdder();
   private final LongAdder pageIndexBytes = new LongAdder();
   private final LongAdder pageIndexFallbacks = new LongAdder();
@@ -158,6 +159,15 @@ public final class ScanMetrics {
   }
 
   /** Rows of a batch none of which may match, by the filter columns' values: not returned, the other columns not decoded. */
+  /** Rows of decoded batches that the filter ruled out, not handed on. */
+  public void addFilteredRows(long rows) {
+    filteredRows.add(rows);
+  }
+
+  public long filteredRows() {
+    return filteredRows.sum();
+  }
+
   public void addLateSkippedRows(long rows) {
     lateSkippedRows.add(rows);
     rowsSkipped.add(rows);
@@ -285,6 +295,7 @@ public final class ScanMetrics {
     m.put("pages_skipped", pagesSkipped());
     m.put("rows_skipped", rowsSkipped());
     m.put("late_skipped_rows", lateSkippedRows());
+    m.put("filtered_rows", filteredRows());
     m.put("bytes_skipped", bytesSkipped());
     m.put("page_index_bytes", pageIndexBytes());
     m.put("page_index_fallbacks", pageIndexFallbacks());

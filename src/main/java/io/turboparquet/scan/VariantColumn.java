@@ -99,20 +99,20 @@ public final class VariantColumn {
     }
     byte[][] out = new byte[batch.rows()][];
     for (int r = 0; r < batch.rows(); r++) {
-      out[r] = value(leaves, r, batch.rowGroup(), batch.firstRow());
+      out[r] = value(leaves, r, batch);
     }
     return out;
   }
 
-  /** Row {@code row} of a batch whose leaves are loaded in {@code leaves} (by batch position). */
-  public byte[] value(LeafEntries[] leaves, int row, int rowGroup, long firstRow) throws ParquetCorruptionException {
+  /** Row {@code row} of {@code batch}, whose leaves are loaded in {@code leaves} (by batch position). */
+  public byte[] value(LeafEntries[] leaves, int row, Batch batch) throws ParquetCorruptionException {
     int[] from = new int[leaves.length];
     int[] to = new int[leaves.length];
     for (int p : positions) {
       from[p] = leaves[p].rowStart(row);
       to[p] = leaves[p].rowStart(row + 1);
     }
-    return rebuild(rebuilder, leaves, from, to, file, rowGroup, path, firstRow + row);
+    return rebuild(rebuilder, leaves, from, to, file, batch.rowGroup(), path, batch.row(row));
   }
 
   /** Runs {@code rebuilder} on one instance; an invalid variant fails naming where. */

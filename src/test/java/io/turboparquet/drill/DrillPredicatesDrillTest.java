@@ -89,7 +89,9 @@ public class DrillPredicatesDrillTest extends ClusterTest {
       new Case("s >= 'x5' and s < 'x6'", "s >= 'x5' AND s < 'x6'"),
       new Case("raw = 'r5'", "raw = 'r5'"),
       new Case("b = true", "b = true"),
-      new Case("s like 'x1%' and i32 > 3", "i32 > 3"),
+      new Case("s like 'x1%' and i32 > 3", "s >= 'x1' AND s < 'x2' AND i32 > 3"),
+      new Case("s like '%1' or s like '%x5%'", "s LIKE '%1' OR s LIKE '%x5%'"),
+      new Case("s like 'x1' and s like 'x_' and s like 'x%1%'", "s = 'x1'"),
       new Case("d = date '2020-01-03'", "d = DATE '2020-01-03'"),
       new Case("d >= '2020-01-25'", "d >= DATE '2020-01-25'"),
       new Case("d < timestamp '2020-01-03 12:00:00'", "d < DATE '2020-01-04'"),
@@ -115,8 +117,8 @@ public class DrillPredicatesDrillTest extends ClusterTest {
       new Case("dec9 between 1 and 2.55", "dec9 >= 1 AND dec9 <= 2.55"),
       new Case("dec9 < 0.1", "dec9 < 0.1", "dec9 <= 0.09"));
   /** Filters Drill pushes that have nothing translatable. */
-  private static final List<String> UNTRANSLATED = List.of("not b", "s like 'x1%' or i32 > 3", "upper(s) = 'X1'",
-      "i32 = '5'", "cast(i32 as bigint) = 5");
+  private static final List<String> UNTRANSLATED = List.of("not b", "s like 'x_' or i32 > 3", "s like 'x%1%'",
+      "upper(s) = 'X1'", "i32 = '5'", "cast(i32 as bigint) = 5");
 
   private static Path file;
   private static Schema schema;
