@@ -57,6 +57,11 @@ public final class ParquetJava118 {
     run("write-nan", file.toAbsolutePath().toString());
   }
 
+  /** Writes {@link NestedVariantRows}' rows to {@code file} with parquet-java's Variant writer, shredded or not. */
+  public static void writeNestedVariant(Path file, boolean shredded) throws Exception {
+    run("write-nested-variant", file.toAbsolutePath().toString(), shredded ? "shredded" : "unshredded");
+  }
+
   /**
    * Writes ParquetJava118Main.writeEncrypted's file: {@code algorithm} AES_GCM_V1 or AES_GCM_CTR_V1,
    * {@code aad} none, stored or supplied.

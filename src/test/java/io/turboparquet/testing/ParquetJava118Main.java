@@ -38,6 +38,10 @@ public final class ParquetJava118Main {
       writeNan(Path.of(args[1]));
       return;
     }
+    if (args[0].equals("write-nested-variant")) {
+      VariantFiles118.writeNested(Path.of(args[1]), args[2].equals("shredded"));
+      return;
+    }
     if (args[0].equals("write-encrypted")) {
       writeEncrypted(Path.of(args[1]), args[2], args[3].equals("plaintext-footer"), args[4]);
       return;
