@@ -62,6 +62,11 @@ public final class ParquetJava118 {
     run("write-nested-variant", file.toAbsolutePath().toString(), shredded ? "shredded" : "unshredded");
   }
 
+  /** Writes VariantFiles118.writeInvalidNested's file: a nested VARIANT whose second row is not a valid Variant. */
+  public static void writeInvalidNestedVariant(Path file) throws Exception {
+    run("write-nested-variant", file.toAbsolutePath().toString(), "invalid");
+  }
+
   /**
    * Writes ParquetJava118Main.writeEncrypted's file: {@code algorithm} AES_GCM_V1 or AES_GCM_CTR_V1,
    * {@code aad} none, stored or supplied.

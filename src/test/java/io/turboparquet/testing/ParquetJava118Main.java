@@ -30,7 +30,8 @@ public final class ParquetJava118Main {
 
   /**
    * {@code schema|digest FILE...}: per file a line "== FILE", then the command's lines.
-   * {@code write-nan FILE}: writes {@link #writeNan}'s file. {@code count FILE FILTER...}: per filter
+   * {@code write-nan FILE}: writes {@link #writeNan}'s file. {@code write-nested-variant FILE shredded|unshredded|invalid}:
+   * writes {@link VariantFiles118}'s files. {@code count FILE FILTER...}: per filter
    * ("column op number" on a FLOAT or DOUBLE column) the rows parquet-java's filtered read returns.
    */
   public static void main(String[] args) throws Exception {
@@ -39,7 +40,11 @@ public final class ParquetJava118Main {
       return;
     }
     if (args[0].equals("write-nested-variant")) {
-      VariantFiles118.writeNested(Path.of(args[1]), args[2].equals("shredded"));
+      if (args[2].equals("invalid")) {
+        VariantFiles118.writeInvalidNested(Path.of(args[1]));
+      } else {
+        VariantFiles118.writeNested(Path.of(args[1]), args[2].equals("shredded"));
+      }
       return;
     }
     if (args[0].equals("write-encrypted")) {

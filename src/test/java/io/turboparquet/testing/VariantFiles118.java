@@ -64,6 +64,36 @@ final class VariantFiles118 {
     }
   }
 
+  /**
+   * Two rows of {@link NestedVariantRows}' unshredded schema, the second with a Variant value of
+   * primitive type 31, which no specification version defines.
+   */
+  static void writeInvalidNested(Path file) throws IOException {
+    MessageType schema = MessageTypeParser.parseMessageType(NestedVariantRows.schema(false));
+    byte[] metadata = {0x01, 0x00, 0x00}; // version 1, empty dictionary
+    try (ParquetWriter<Consumer<RecordConsumer>> w = new Builder(file, schema).build()) {
+      for (int id = 0; id < 2; id++) {
+        byte[] value = id == 0 ? new byte[] {0x0C, 0x05} : new byte[] {(byte) (31 << 2)}; // int8 5; type 31
+        int row = id;
+        w.write(rc -> {
+          rc.startMessage();
+          field(rc, "id", 0, () -> rc.addInteger(row));
+          field(rc, "s", 1, () -> {
+            rc.startGroup();
+            field(rc, "v", 1, () -> {
+              rc.startGroup();
+              field(rc, "metadata", 0, () -> rc.addBinary(Binary.fromConstantByteArray(metadata)));
+              field(rc, "value", 1, () -> rc.addBinary(Binary.fromConstantByteArray(value)));
+              rc.endGroup();
+            });
+            rc.endGroup();
+          });
+          rc.endMessage();
+        });
+      }
+    }
+  }
+
   private static void list(RecordConsumer rc, List<String> elements, GroupType element) {
     rc.startGroup();
     if (!elements.isEmpty()) {
