@@ -8,6 +8,8 @@ import io.turboparquet.format.VariantJson;
 import io.turboparquet.testing.NestedVariantRows;
 import io.turboparquet.testing.NestedVariantRows.Row;
 import io.turboparquet.testing.ParquetJava118;
+import io.turboparquet.testing.ShreddedVariantCases;
+import io.turboparquet.testing.ShreddedVariantCases.Case;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -134,6 +136,52 @@ public class NestedVariantDrillTest extends ClusterTest {
           .forEach(x -> x.vl().stream().filter(e -> e != null).forEach(expected::add));
       assertEquals(file, expected, elements);
     }
+  }
+
+  /**
+   * parquet-testing's shredded_variant cases, each case's VARIANT columns copied verbatim into
+   * {@code s.v} and both elements of {@code vl}: every value reads as the JSON of the case's
+   * expected {@code .variant.bin}, in both places; every error case fails naming the nested column.
+   */
+  @Test
+  public void everyShreddedVariantCaseNested() throws Exception {
+    java.nio.file.Path dir = dirTestWatcher.getRootDir().toPath().resolve("nested_cases");
+    java.nio.file.Files.createDirectories(dir);
+    List<Case> cases = ShreddedVariantCases.all();
+    ParquetJava118.nestVariantCases(dir, cases.stream().map(Case::file).toList());
+    int values = 0;
+    int refused = 0;
+    for (Case c : cases) {
+      String t = table("nested_cases/" + c.file().getFileName(), "");
+      String struct = "select id, t.s.v as v, t.s.v is null as n from " + t;
+      String list = "select id, flatten(t.vl) as e from " + t;
+      if (c.errorPhrase() != null) {
+        for (String[] q : new String[][] {{struct, "column s.v"}, {list, "column vl.list.element"}}) {
+          Exception e = assertThrows(c.name(), Exception.class, () -> Result.of(client, q[0]));
+          assertTrue(c.name() + ": " + e.getMessage(), e.getMessage().contains(c.file().getFileName().toString())
+              && e.getMessage().contains(q[1]) && e.getMessage().contains(c.errorPhrase()));
+        }
+        refused++;
+        continue;
+      }
+      List<List<String>> structRows = new ArrayList<>();
+      List<List<String>> elements = new ArrayList<>();
+      for (int i = 0; i < c.rows().size(); i++) {
+        byte[] v = c.rows().get(i);
+        String json = v == null ? null : VariantJson.of(v);
+        structRows.add(List.of(String.valueOf(i), String.valueOf(json), String.valueOf(json == null)));
+        if (json != null) {
+          elements.add(List.of(String.valueOf(i), json));
+          elements.add(List.of(String.valueOf(i), json));
+          values++;
+        }
+      }
+      structRows.add(List.of(String.valueOf(c.rows().size()), "null", "true")); // s null
+      assertEquals(c.name(), structRows, Result.of(client, struct).cells());
+      assertEquals(c.name(), elements, Result.of(client, list).cells());
+    }
+    assertEquals(8, refused);
+    assertTrue(String.valueOf(values), values >= 129);
   }
 
   @Test

@@ -3,18 +3,29 @@ package io.turboparquet.testing;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.example.GroupReadSupport;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Types;
 import org.apache.parquet.variant.Variant;
 import org.apache.parquet.variant.VariantJsonParser;
 import org.apache.parquet.variant.VariantValueWriter;
@@ -92,6 +103,62 @@ final class VariantFiles118 {
         });
       }
     }
+  }
+
+  /**
+   * Per case file of parquet-testing's {@code shredded_variant/}, a file of the same name in
+   * {@code out} holding its {@code var} group's physical values verbatim (metadata, value,
+   * typed_value as the case stores them) nested twice: as {@code s.v} and as both elements of a
+   * two-element list {@code vl}, row by row, with a last row whose {@code s} and {@code vl} are null.
+   */
+  static void nestCases(Path out, List<Path> files) throws IOException {
+    Configuration conf = new Configuration();
+    for (Path f : files) {
+      org.apache.hadoop.fs.Path in = new org.apache.hadoop.fs.Path(f.toUri());
+      GroupType var;
+      try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(in, conf))) {
+        var = reader.getFileMetaData().getSchema().getType("var").asGroupType();
+      }
+      MessageType schema = new MessageType("m", Types.required(PrimitiveTypeName.INT32).named("id"),
+          Types.optionalGroup().addField(renamed(var, "v")).named("s"),
+          Types.optionalGroup().as(LogicalTypeAnnotation.listType()).addField(Types.repeatedGroup()
+              .addField(renamed(var, "element")).named("list")).named("vl"));
+      List<Group> rows = new ArrayList<>();
+      try (ParquetReader<Group> r = ParquetReader.builder(new GroupReadSupport(), in).withConf(conf).build()) {
+        for (Group g; (g = r.read()) != null; ) {
+          rows.add(g);
+        }
+      }
+      SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+      try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(
+          out.resolve(f.getFileName()).toUri())).withConf(conf).withType(schema).build()) {
+        for (int i = 0; i < rows.size(); i++) {
+          Group g = groups.newGroup();
+          g.add("id", i);
+          Group v = rows.get(i).getFieldRepetitionCount("var") == 0 ? null : rows.get(i).getGroup("var", 0);
+          Group s = g.addGroup("s");
+          Group vl = g.addGroup("vl");
+          if (v != null) {
+            s.add("v", v);
+          }
+          for (int k = 0; k < 2; k++) {
+            Group element = vl.addGroup("list");
+            if (v != null) {
+              element.add("element", v);
+            }
+          }
+          w.write(g);
+        }
+        Group last = groups.newGroup();
+        last.add("id", rows.size());
+        w.write(last);
+      }
+    }
+  }
+
+  private static GroupType renamed(GroupType g, String name) {
+    return Types.buildGroup(g.getRepetition()).as(g.getLogicalTypeAnnotation()).addFields(g.getFields()
+        .toArray(new org.apache.parquet.schema.Type[0])).named(name);
   }
 
   private static void list(RecordConsumer rc, List<String> elements, GroupType element) {
