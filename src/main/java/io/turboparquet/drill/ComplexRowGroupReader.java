@@ -54,7 +54,6 @@ final class ComplexRowGroupReader {
   /** The projection as Drill's converters see it (VARIANT groups as leaves); null when nothing is read. */
   private final ConverterSchema converterSchema;
   private final String file;
-  private final boolean variantAsBinary;
   private DrillParquetRecordMaterializer materializer;
   private RecordAssembler assembler;
 
@@ -67,7 +66,6 @@ final class ComplexRowGroupReader {
         options.getLong(ExecConstants.PARQUET_COMPLEX_BATCH_NUM_RECORDS)));
     this.projection = ComplexProjection.of(footer.getFileMetaData().getSchema(), columns, star);
     this.file = path.toString();
-    this.variantAsBinary = variantAsBinary;
     this.converterSchema = star || !projection.found().isEmpty()
         ? new ConverterSchema(projection.schema(), metadata.schema().root(), variantAsBinary) : null;
     if (converterSchema != null) {
@@ -139,7 +137,7 @@ final class ComplexRowGroupReader {
       materializer = new DrillParquetRecordMaterializer(output, converterSchema.schema(), projection.found(), options,
           dates);
       assembler = new RecordAssembler(converterSchema.schema(), materializer.getRootConverter(),
-          converterSchema.sources(), file, variantAsBinary);
+          converterSchema.sources(), file);
     }
   }
 

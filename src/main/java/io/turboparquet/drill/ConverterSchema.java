@@ -28,8 +28,11 @@ final class ConverterSchema {
 
   record Column(ColumnDescriptor column) implements Source {}
 
-  /** @param path the group's dotted path, for errors */
-  record Variant(SchemaNode group, String path, List<ColumnDescriptor> leaves) implements Source {}
+  /**
+   * @param path the group's dotted path, for errors
+   * @param binary the leaf holds the Variant binary (VARBINARY), else the value's JSON (VARCHAR)
+   */
+  record Variant(SchemaNode group, String path, List<ColumnDescriptor> leaves, boolean binary) implements Source {}
 
   private final MessageType schema;
   private final List<Source> sources = new ArrayList<>();
@@ -52,7 +55,7 @@ final class ConverterSchema {
     if (VariantColumn.isVariant(node)) {
       List<ColumnDescriptor> below = new ArrayList<>();
       collect(node, below);
-      sources.add(new Variant(node, path, below));
+      sources.add(new Variant(node, path, below, binary));
       leaves.addAll(below);
       Types.PrimitiveBuilder<PrimitiveType> leaf = Types.primitive(PrimitiveTypeName.BINARY, type.getRepetition());
       return (binary ? leaf : leaf.as(LogicalTypeAnnotation.stringType())).named(type.getName());

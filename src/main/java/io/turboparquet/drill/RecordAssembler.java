@@ -57,12 +57,10 @@ final class RecordAssembler {
    * @param root the converter tree's root
    * @param sources what feeds each leaf of {@code schema}, in its leaf order
    * @param file the file, for errors
-   * @param variantAsBinary VARIANTs as their binary instead of their JSON
    */
-  RecordAssembler(GroupType schema, GroupConverter root, List<ConverterSchema.Source> sources, String file,
-      boolean variantAsBinary) {
+  RecordAssembler(GroupType schema, GroupConverter root, List<ConverterSchema.Source> sources, String file) {
     this.root = root;
-    Builder b = new Builder(sources, file, variantAsBinary);
+    Builder b = new Builder(sources, file);
     for (int i = 0; i < schema.getFieldCount(); i++) {
       fields.add(b.build(schema.getType(i), root.getConverter(i), 0, 0));
     }
@@ -73,13 +71,11 @@ final class RecordAssembler {
   private final class Builder {
     private final List<ConverterSchema.Source> sources;
     private final String file;
-    private final boolean binary;
     private int next;
 
-    Builder(List<ConverterSchema.Source> sources, String file, boolean binary) {
+    Builder(List<ConverterSchema.Source> sources, String file) {
       this.sources = sources;
       this.file = file;
-      this.binary = binary;
     }
 
     private Node build(Type type, Converter converter, int parentDef, int parentRep) {
@@ -122,7 +118,8 @@ final class RecordAssembler {
         leaves.add(leaf);
         below.add(leaf);
       }
-      VariantCell cell = new VariantCell(new VariantRebuilder(v.group(), def, rep, position), file, v.path(), binary);
+      VariantCell cell = new VariantCell(new VariantRebuilder(v.group(), def, rep, position), file, v.path(),
+          v.binary());
       return new Node(type.getRepetition(), def, rep, converter, null, below, cell);
     }
   }
