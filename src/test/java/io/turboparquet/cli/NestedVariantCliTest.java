@@ -1,15 +1,20 @@
 package io.turboparquet.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.turboparquet.format.ParquetCorruptionException;
+import io.turboparquet.format.VariantJson;
 import io.turboparquet.testing.NestedVariantRows;
 import io.turboparquet.testing.NestedVariantRows.Row;
 import io.turboparquet.testing.ParquetJava118;
+import io.turboparquet.testing.ShreddedVariantCases;
+import io.turboparquet.testing.ShreddedVariantCases.Case;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -69,6 +74,43 @@ class NestedVariantCliTest {
             + "Variant value (head: JSON)"), group + "\n" + String.join("\n", meta));
       }
     }
+  }
+
+  /**
+   * parquet-testing's shredded_variant cases copied into {@code s.v} and both elements of
+   * {@code vl} (as NestedVariantDrillTest reads them in Drill): {@code head} prints the JSON of each
+   * case's expected {@code .variant.bin} in both places and refuses the error cases naming the
+   * nested column.
+   */
+  @Test
+  void headPrintsEveryShreddedVariantCaseNested() throws Exception {
+    List<Case> cases = ShreddedVariantCases.all();
+    ParquetJava118.nestVariantCases(dir, cases.stream().map(Case::file).toList());
+    int refused = 0;
+    for (Case c : cases) {
+      Path file = dir.resolve(c.file().getFileName());
+      if (c.errorPhrase() != null) {
+        ParquetCorruptionException e = assertThrows(ParquetCorruptionException.class,
+            () -> run("head", file.toString(), "-n", "100"), c.name());
+        assertTrue(e.getMessage().contains(file.getFileName().toString()) && e.getMessage().contains("column s.v")
+            && e.getMessage().contains(c.errorPhrase()), e.getMessage());
+        refused++;
+        continue;
+      }
+      List<String> lines = run("head", file.toString(), "-n", "100");
+      assertEquals(c.rows().size() + 1, lines.size(), c.name());
+      for (int r = 0; r < c.rows().size(); r++) {
+        byte[] want = c.rows().get(r);
+        JsonNode v = want == null ? JSON.nullNode() : JSON.readTree(VariantJson.of(want));
+        JsonNode row = JSON.readTree(lines.get(r));
+        assertEquals(v, row.get("s").get("v"), c.name() + " row " + r);
+        ArrayNode vl = JSON.createArrayNode().add(v).add(v);
+        assertEquals(vl, row.get("vl"), c.name() + " row " + r);
+      }
+      JsonNode last = JSON.readTree(lines.get(c.rows().size()));
+      assertTrue(last.get("s").isNull() && last.get("vl").isNull(), lines.get(c.rows().size()));
+    }
+    assertEquals(8, refused);
   }
 
   /** The row as head prints it: a VARIANT as its JSON, a null group or element as null. */
