@@ -5,15 +5,10 @@ import com.google.common.cache.CacheBuilder;
 import com.google.common.util.concurrent.UncheckedExecutionException;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.Schema;
-import io.turboparquet.format.SchemaNode;
 import io.turboparquet.scan.Batch;
-import io.turboparquet.scan.VariantColumn;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import org.apache.drill.common.expression.SchemaPath;
 import org.apache.drill.common.types.Types;
@@ -29,8 +24,6 @@ import org.apache.drill.exec.vector.NullableIntVector;
 import org.apache.drill.exec.vector.ValueVector;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.Type;
 
 /**
  * Reads one row group the way Drill's built-in format reads it when the query touches a nested
@@ -41,7 +34,9 @@ import org.apache.parquet.schema.Type;
  * groups). The values come from the scan core; {@link RecordAssembler} rebuilds the records from
  * their levels and drives the converters. Reusing Drill's converters rather than writing vectors
  * directly is the price of rows identical to the built-in reader's in every corner (null elements
- * dropped from lists, legacy list layouts, date correction, every logical type).
+ * dropped from lists, legacy list layouts, date correction, every logical type). VARIANT groups, at
+ * any depth, are the exception: the converters see each as one VARCHAR or VARBINARY leaf
+ * ({@link ConverterSchema}), which the assembler fills with the rebuilt value.
  */
 final class ComplexRowGroupReader {
   private final OptionManager options;
@@ -56,12 +51,9 @@ final class ComplexRowGroupReader {
   private final List<io.turboparquet.format.ColumnDescriptor> leaves = new ArrayList<>();
   private final int batchSize;
   private final List<NullableIntVector> missing = new ArrayList<>();
-  /** The leaves Drill's converters read: the first of {@link #leaves}, those of VARIANT groups after them. */
-  private final int converterLeaves;
-  /** The projected schema without the VARIANT groups, which {@link VariantVectors} writes instead. */
-  private final MessageType converterSchema;
-  private final List<SchemaPath> converterColumns;
-  private final VariantVectors variants;
+  /** The projection as Drill's converters see it (VARIANT groups as leaves); null when nothing is read. */
+  private final ConverterSchema converterSchema;
+  private final String file;
   private DrillParquetRecordMaterializer materializer;
   private RecordAssembler assembler;
 
@@ -73,41 +65,11 @@ final class ComplexRowGroupReader {
     this.batchSize = (int) Math.max(1, Math.min(ValueVector.MAX_ROW_COUNT - 1,
         options.getLong(ExecConstants.PARQUET_COMPLEX_BATCH_NUM_RECORDS)));
     this.projection = ComplexProjection.of(footer.getFileMetaData().getSchema(), columns, star);
-    // A VARIANT group projected at all is read whole (its value exists only rebuilt from all its
-    // leaves) and written by VariantVectors; Drill's converters get the rest of the projection.
-    Set<String> variantNames = new TreeSet<>(String.CASE_INSENSITIVE_ORDER);
-    List<SchemaNode> variantGroups = new ArrayList<>();
-    for (SchemaNode n : metadata.schema().root().children()) {
-      if (VariantColumn.isVariant(n) && projection.schema().containsField(n.name())) {
-        variantNames.add(n.name());
-        variantGroups.add(n);
-      }
-    }
-    List<Type> kept = projection.schema().getFields().stream().filter(f -> !variantNames.contains(f.getName())).toList();
-    this.converterSchema = new MessageType(projection.schema().getName(), kept);
-    this.converterColumns = projection.found().stream()
-        .filter(c -> !variantNames.contains(c.getRootSegmentPath())).toList();
-    if (star || !projection.found().isEmpty()) {
-      for (org.apache.parquet.column.ColumnDescriptor c : converterSchema.getColumns()) {
-        List<String> leafPath = Arrays.asList(c.getPath());
-        leaves.add(metadata.schema().columns().stream().filter(d -> d.path().equals(leafPath)).findFirst()
-            .orElseThrow(() -> new IllegalStateException("no column " + leafPath + " in " + path)));
-      }
-    }
-    this.converterLeaves = leaves.size();
-    for (SchemaNode g : variantGroups) {
-      addLeaves(g, leaves);
-    }
-    this.variants = new VariantVectors(VariantColumn.of(path.toString(), metadata.schema().root(), leaves),
-        variantAsBinary);
-  }
-
-  private static void addLeaves(SchemaNode n, List<io.turboparquet.format.ColumnDescriptor> out) {
-    if (n.isLeaf()) {
-      out.add(n.column());
-    }
-    for (SchemaNode c : n.children()) {
-      addLeaves(c, out);
+    this.file = path.toString();
+    this.converterSchema = star || !projection.found().isEmpty()
+        ? new ConverterSchema(projection.schema(), metadata.schema().root(), variantAsBinary) : null;
+    if (converterSchema != null) {
+      leaves.addAll(converterSchema.leaves());
     }
   }
 
@@ -171,23 +133,20 @@ final class ComplexRowGroupReader {
       missing.add(output.addField(MaterializedField.create(column.toExpr(), Types.optional(
           org.apache.drill.common.types.TypeProtos.MinorType.INT)), NullableIntVector.class));
     }
-    if (converterLeaves > 0) {
-      materializer = new DrillParquetRecordMaterializer(output, converterSchema, converterColumns, options, dates);
-      assembler = new RecordAssembler(converterSchema, materializer.getRootConverter(),
-          leaves.subList(0, converterLeaves));
+    if (!leaves.isEmpty()) {
+      materializer = new DrillParquetRecordMaterializer(output, converterSchema.schema(), projection.found(), options,
+          dates);
+      assembler = new RecordAssembler(converterSchema.schema(), materializer.getRootConverter(),
+          converterSchema.sources(), file);
     }
-    // After the converters' columns: Drill's materializer adds all of its own at once, so a star
-    // query lists VARIANT columns last (a schema of a, var, b reads as a, b, var).
-    variants.setup(output);
   }
 
   /** Writes the first {@code rows} records of {@code batch} (the scan core's batch of {@link #leaves}). */
   void write(Batch batch, int rows) throws IOException {
-    variants.write(batch, rows);
     if (assembler == null) {
       return;
     }
-    assembler.start(batch.columns().subList(0, converterLeaves));
+    assembler.start(batch);
     for (int i = 0; i < rows; i++) {
       materializer.setPosition(i);
       assembler.assembleRecord();

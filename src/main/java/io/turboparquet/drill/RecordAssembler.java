@@ -2,10 +2,16 @@ package io.turboparquet.drill;
 
 import io.netty.buffer.ByteBuf;
 import io.turboparquet.format.ColumnDescriptor;
+import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.PhysicalType;
+import io.turboparquet.scan.Batch;
 import io.turboparquet.scan.ColumnBatch;
+import io.turboparquet.scan.LeafEntries;
+import io.turboparquet.scan.VariantRebuilder;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.Converter;
 import org.apache.parquet.io.api.GroupConverter;
@@ -29,47 +35,93 @@ import org.apache.parquet.schema.Type;
  * leaves below it is never repeated and sits under non-repeated groups only, whose converters
  * (Drill's single map writers) do nothing on start and end, so it is walked as present and each of
  * its leaves adds its value where defined.
+ *
+ * <p>A VARIANT group is one leaf of the converter schema ({@link ConverterSchema}) fed by all its
+ * file leaves: each instance's entries (the first, and those repeating inside it) are rebuilt into
+ * its value ({@link VariantCell}) and added as one binary, so inside a list each element's value
+ * lands where Drill's list writer puts that element.
  */
 final class RecordAssembler {
   private final GroupConverter root;
   private final List<Node> fields = new ArrayList<>();
   private final List<Leaf> leaves = new ArrayList<>();
+  /** Leaf positions (in {@link #leaves}) of every VARIANT's leaves, copied per batch for rebuilding. */
+  private final List<Integer> variantLeaves = new ArrayList<>();
+  private final LeafEntries[] entries;
+  private int rowGroup;
+  private long firstRow;
+  private int record;
 
   /**
-   * @param schema the projected schema (the converter tree's shape)
+   * @param schema the converter schema (the converter tree's shape)
    * @param root the converter tree's root
-   * @param columns the file's leaves on the projected schema's paths, in the projected schema's leaf order
+   * @param sources what feeds each leaf of {@code schema}, in its leaf order
+   * @param file the file, for errors
    */
-  RecordAssembler(GroupType schema, GroupConverter root, List<ColumnDescriptor> columns) {
+  RecordAssembler(GroupType schema, GroupConverter root, List<ConverterSchema.Source> sources, String file) {
     this.root = root;
+    Builder b = new Builder(sources, file);
     for (int i = 0; i < schema.getFieldCount(); i++) {
-      fields.add(build(schema.getType(i), root.getConverter(i), 0, 0, columns));
+      fields.add(b.build(schema.getType(i), root.getConverter(i), 0, 0));
     }
+    this.entries = new LeafEntries[leaves.size()];
   }
 
-  private Node build(Type type, Converter converter, int parentDef, int parentRep, List<ColumnDescriptor> columns) {
-    int def = parentDef + (type.isRepetition(Type.Repetition.REQUIRED) ? 0 : 1);
-    int rep = parentRep + (type.isRepetition(Type.Repetition.REPEATED) ? 1 : 0);
-    if (type.isPrimitive()) {
-      ColumnDescriptor column = columns.get(leaves.size());
-      if (column.maxDefinitionLevel() != def || column.maxRepetitionLevel() != rep) {
-        throw new IllegalStateException("column " + column.dottedPath() + " has levels " + column.maxDefinitionLevel()
-            + "/" + column.maxRepetitionLevel() + " where the projected schema has " + def + "/" + rep);
+  /** Builds the node tree, taking the sources in leaf order. */
+  private final class Builder {
+    private final List<ConverterSchema.Source> sources;
+    private final String file;
+    private int next;
+
+    Builder(List<ConverterSchema.Source> sources, String file) {
+      this.sources = sources;
+      this.file = file;
+    }
+
+    private Node build(Type type, Converter converter, int parentDef, int parentRep) {
+      int def = parentDef + (type.isRepetition(Type.Repetition.REQUIRED) ? 0 : 1);
+      int rep = parentRep + (type.isRepetition(Type.Repetition.REPEATED) ? 1 : 0);
+      if (type.isPrimitive() && sources.get(next) instanceof ConverterSchema.Variant v) {
+        next++;
+        return variant(v, type, converter, def, rep);
       }
-      Leaf leaf = new Leaf(column, converter.asPrimitiveConverter());
-      leaves.add(leaf);
-      return new Node(type.getRepetition(), def, rep, converter, null, List.of(leaf));
+      if (type.isPrimitive()) {
+        ColumnDescriptor column = ((ConverterSchema.Column) sources.get(next++)).column();
+        if (column.maxDefinitionLevel() != def || column.maxRepetitionLevel() != rep) {
+          throw new IllegalStateException("column " + column.dottedPath() + " has levels " + column.maxDefinitionLevel()
+              + "/" + column.maxRepetitionLevel() + " where the projected schema has " + def + "/" + rep);
+        }
+        Leaf leaf = new Leaf(leaves.size(), column, converter.asPrimitiveConverter());
+        leaves.add(leaf);
+        return new Node(type.getRepetition(), def, rep, converter, null, List.of(leaf), null);
+      }
+      GroupType group = type.asGroupType();
+      GroupConverter groupConverter = converter.asGroupConverter();
+      List<Node> children = new ArrayList<>();
+      List<Leaf> below = new ArrayList<>();
+      for (int i = 0; i < group.getFieldCount(); i++) {
+        Node child = build(group.getType(i), groupConverter.getConverter(i), def, rep);
+        children.add(child);
+        below.addAll(child.below);
+      }
+      return new Node(type.getRepetition(), def, rep, converter, children, below, null);
     }
-    GroupType group = type.asGroupType();
-    GroupConverter groupConverter = converter.asGroupConverter();
-    List<Node> children = new ArrayList<>();
-    List<Leaf> below = new ArrayList<>();
-    for (int i = 0; i < group.getFieldCount(); i++) {
-      Node child = build(group.getType(i), groupConverter.getConverter(i), def, rep, columns);
-      children.add(child);
-      below.addAll(child.below);
+
+    /** A VARIANT: a leaf of the converter schema over all the group's leaves. */
+    private Node variant(ConverterSchema.Variant v, Type type, Converter converter, int def, int rep) {
+      Map<Integer, Integer> position = new HashMap<>();
+      List<Leaf> below = new ArrayList<>();
+      for (ColumnDescriptor c : v.leaves()) {
+        position.put(c.index(), leaves.size());
+        variantLeaves.add(leaves.size());
+        Leaf leaf = new Leaf(leaves.size(), c, null);
+        leaves.add(leaf);
+        below.add(leaf);
+      }
+      VariantCell cell = new VariantCell(new VariantRebuilder(v.group(), def, rep, position), file, v.path(),
+          v.binary());
+      return new Node(type.getRepetition(), def, rep, converter, null, below, cell);
     }
-    return new Node(type.getRepetition(), def, rep, converter, children, below);
   }
 
   /** The number of leaf columns, which is the number of batches {@link #start} takes. */
@@ -77,23 +129,34 @@ final class RecordAssembler {
     return leaves.size();
   }
 
-  /** Points the cursors at the first entries of new batches, one per leaf in leaf order. */
-  void start(List<ColumnBatch> batches) {
+  /**
+   * Points the cursors at the first entries of a new batch, whose columns are the leaves in leaf
+   * order; copies the VARIANTs' leaves for rebuilding.
+   */
+  void start(Batch batch) {
+    List<ColumnBatch> batches = batch.columns();
     for (int i = 0; i < leaves.size(); i++) {
       leaves.get(i).reset(batches.get(i));
     }
+    for (int p : variantLeaves) {
+      entries[p] = new LeafEntries(batches.get(p), batch.rows());
+    }
+    rowGroup = batch.rowGroup();
+    firstRow = batch.firstRow();
+    record = 0;
   }
 
-  /** Replays the next record on the converter tree. */
-  void assembleRecord() {
+  /** Replays the next record on the converter tree; an invalid VARIANT fails naming where. */
+  void assembleRecord() throws ParquetCorruptionException {
     root.start();
     for (Node field : fields) {
       field(field);
     }
     root.end();
+    record++;
   }
 
-  private void field(Node n) {
+  private void field(Node n) throws ParquetCorruptionException {
     Leaf driver = n.driver;
     switch (n.repetition) {
       case REQUIRED -> instance(n);
@@ -117,7 +180,11 @@ final class RecordAssembler {
   }
 
   /** One instance of a node whose parent instance is present: a group's fields, or a leaf's value. */
-  private void instance(Node n) {
+  private void instance(Node n) throws ParquetCorruptionException {
+    if (n.variant != null) {
+      variant(n);
+      return;
+    }
     if (n.children == null) {
       Leaf leaf = n.below.get(0);
       if (leaf.def() == leaf.maxDef) {
@@ -132,6 +199,23 @@ final class RecordAssembler {
       field(child);
     }
     g.end();
+  }
+
+  /** One instance of a VARIANT: its entries in every leaf rebuilt into one value, added unless null. */
+  private void variant(Node n) throws ParquetCorruptionException {
+    int[] from = new int[leaves.size()];
+    int[] to = new int[leaves.size()];
+    for (Leaf leaf : n.below) {
+      from[leaf.position] = leaf.entry;
+      to[leaf.position] = leaf.instanceEnd(n.repLevel);
+    }
+    byte[] bytes = n.variant.bytes(entries, from, to, rowGroup, firstRow + record);
+    if (bytes != null) {
+      n.converter.asPrimitiveConverter().addBinary(Binary.fromConstantByteArray(bytes));
+    }
+    for (Leaf leaf : n.below) {
+      leaf.entry = to[leaf.position];
+    }
   }
 
   /** An absent node: one entry in each leaf below it. */
@@ -163,9 +247,12 @@ final class RecordAssembler {
     final List<Leaf> below;
     /** The first leaf below with real levels (under a repeated field), or null when there is none. */
     final Leaf driver;
+    /** A VARIANT group's value, or null. */
+    final VariantCell variant;
 
     Node(Type.Repetition repetition, int defLevel, int repLevel, Converter converter, List<Node> children,
-        List<Leaf> below) {
+        List<Leaf> below, VariantCell variant) {
+      this.variant = variant;
       this.repetition = repetition;
       this.defLevel = defLevel;
       this.repLevel = repLevel;
@@ -178,6 +265,8 @@ final class RecordAssembler {
 
   /** A cursor over one leaf column's batch. */
   private static final class Leaf {
+    /** Index in the assembler's leaves (the batch's column position). */
+    final int position;
     final ColumnDescriptor column;
     final PrimitiveConverter converter;
     final PhysicalType type;
@@ -195,7 +284,9 @@ final class RecordAssembler {
     private int entry;
     private int value;
 
-    Leaf(ColumnDescriptor column, PrimitiveConverter converter) {
+    /** {@code converter} is null for a VARIANT's leaf, whose values the VARIANT's node rebuilds. */
+    Leaf(int position, ColumnDescriptor column, PrimitiveConverter converter) {
+      this.position = position;
       this.column = column;
       this.converter = converter;
       this.type = column.physicalType();
@@ -236,6 +327,19 @@ final class RecordAssembler {
     void next() {
       check();
       entry++;
+    }
+
+    /**
+     * The end of the instance starting at the current entry of a node at repetition level {@code rep}:
+     * the entries after it whose repetition level is deeper belong to it.
+     */
+    int instanceEnd(int rep) {
+      check();
+      int end = entry + 1;
+      while (levels && end < entries && (repLevels.getByte(end) & 0xff) > rep) {
+        end++;
+      }
+      return end;
     }
 
     private void check() {

@@ -57,6 +57,23 @@ public final class ParquetJava118 {
     run("write-nan", file.toAbsolutePath().toString());
   }
 
+  /** Writes {@link NestedVariantRows}' rows to {@code file} with parquet-java's Variant writer, shredded or not. */
+  public static void writeNestedVariant(Path file, boolean shredded) throws Exception {
+    run("write-nested-variant", file.toAbsolutePath().toString(), shredded ? "shredded" : "unshredded");
+  }
+
+  /** Writes into {@code dir} VariantFiles118.nestCases' copy of each shredded_variant case file, nested in a struct and a list. */
+  public static void nestVariantCases(Path dir, List<Path> caseFiles) throws Exception {
+    List<String> args = new ArrayList<>(List.of("nest-variant-cases", dir.toAbsolutePath().toString()));
+    caseFiles.forEach(f -> args.add(f.toAbsolutePath().toString()));
+    run(args.toArray(String[]::new));
+  }
+
+  /** Writes VariantFiles118.writeInvalidNested's file: a nested VARIANT whose second row is not a valid Variant. */
+  public static void writeInvalidNestedVariant(Path file) throws Exception {
+    run("write-nested-variant", file.toAbsolutePath().toString(), "invalid");
+  }
+
   /**
    * Writes ParquetJava118Main.writeEncrypted's file: {@code algorithm} AES_GCM_V1 or AES_GCM_CTR_V1,
    * {@code aad} none, stored or supplied.

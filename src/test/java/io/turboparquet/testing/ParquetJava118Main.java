@@ -3,6 +3,7 @@ package io.turboparquet.testing;
 import io.turboparquet.decode.HalfFloat;
 import io.turboparquet.fuzz.ParquetJavaDigest;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.example.data.Group;
@@ -30,12 +31,30 @@ public final class ParquetJava118Main {
 
   /**
    * {@code schema|digest FILE...}: per file a line "== FILE", then the command's lines.
-   * {@code write-nan FILE}: writes {@link #writeNan}'s file. {@code count FILE FILTER...}: per filter
+   * {@code write-nan FILE}: writes {@link #writeNan}'s file. {@code write-nested-variant FILE shredded|unshredded|invalid}:
+   * writes {@link VariantFiles118}'s files; {@code nest-variant-cases DIR FILE...} its nested copies of
+   * shredded_variant cases. {@code count FILE FILTER...}: per filter
    * ("column op number" on a FLOAT or DOUBLE column) the rows parquet-java's filtered read returns.
    */
   public static void main(String[] args) throws Exception {
     if (args[0].equals("write-nan")) {
       writeNan(Path.of(args[1]));
+      return;
+    }
+    if (args[0].equals("nest-variant-cases")) {
+      List<Path> files = new java.util.ArrayList<>();
+      for (int i = 2; i < args.length; i++) {
+        files.add(Path.of(args[i]));
+      }
+      VariantFiles118.nestCases(Path.of(args[1]), files);
+      return;
+    }
+    if (args[0].equals("write-nested-variant")) {
+      if (args[2].equals("invalid")) {
+        VariantFiles118.writeInvalidNested(Path.of(args[1]));
+      } else {
+        VariantFiles118.writeNested(Path.of(args[1]), args[2].equals("shredded"));
+      }
       return;
     }
     if (args[0].equals("write-encrypted")) {
