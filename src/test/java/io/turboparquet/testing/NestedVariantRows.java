@@ -12,10 +12,9 @@ import java.util.Map;
  * a null group or element; the text {@code null} a Variant null. The writer parses each text with
  * parquet-java's {@code VariantJsonParser}, so the texts are the expected values.
  *
- * <p>A shredded array's element that goes to {@code value} is last in its array: parquet-java
- * 1.18.1's {@code VariantValueWriter} writes such an element with the bytes of the elements after
- * it (its {@code Variant.getElementAtIndex} slices to the end of the array), which our reader
- * refuses as a value with bytes after it.
+ * <p>Row 6 has a shredded array whose middle element goes to {@code value}: parquet-java 1.18.1's
+ * {@code VariantValueWriter} writes it with the bytes of the elements after it (its
+ * {@code Variant.getElementAtIndex} slices to the end of the array), which a reader must ignore.
  */
 public final class NestedVariantRows {
   private NestedVariantRows() {}
@@ -35,7 +34,7 @@ public final class NestedVariantRows {
       new Row(3, new Struct("d", "null"), Arrays.asList(null, "\"x\"", "null"), map("k", null)),
       new Row(4, new Struct("e", "{\"a\":\"only a\",\"d\":-5}"), List.of("[]", "{}", "[7]"), map("k", "\"s\"")),
       new Row(5, new Struct("f", "\"just a string\""), null, null),
-      new Row(6, new Struct("g", "[{\"a\":\"in array\"}]"), List.of("[\"t\",\"u\",null]", "{\"a\":{\"b\":\"c\"}}"),
+      new Row(6, new Struct("g", "[{\"a\":\"in array\"}]"), List.of("[\"t\",1,null]", "{\"a\":{\"b\":\"c\"}}"),
           map("a", "true", "b", "[]")));
 
   private static Map<String, String> map(String... kv) {
