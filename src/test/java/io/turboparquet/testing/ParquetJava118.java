@@ -67,6 +67,26 @@ public final class ParquetJava118 {
         plaintextFooter ? "plaintext-footer" : "encrypted-footer", aad);
   }
 
+  /** Writes ParquetJava118Main.writeDictionary's plain file. */
+  public static void writeDictionary(Path file) throws Exception {
+    run("write-dictionary", file.toAbsolutePath().toString(), "plain");
+  }
+
+  /** Encrypts writeDictionary's {@code plain} file into {@code file}: AES_GCM_V1 or AES_GCM_CTR_V1, row groups kept. */
+  public static void encryptDictionary(Path plain, Path file, String algorithm) throws Exception {
+    run("write-dictionary", file.toAbsolutePath().toString(), algorithm, plain.toAbsolutePath().toString());
+  }
+
+  /**
+   * The ids (INT32 column "id") of the rows of {@code file} whose STRING {@code column} is one of
+   * {@code values}, as 1.18.1's filtered read returns them; {@code encrypted}: with writeEncrypted's keys.
+   */
+  public static List<Integer> idsWhere(Path file, boolean encrypted, String column, List<String> values)
+      throws Exception {
+    return run("ids-where", file.toAbsolutePath().toString(), encrypted ? "" : "-", column, String.join(",", values))
+        .stream().map(Integer::parseInt).toList();
+  }
+
   /** The digest lines 1.18.1 reads from writeEncrypted's {@code file} with its keys and {@code aadPrefix} (or null). */
   public static List<String> digestEncrypted(Path file, String aadPrefix) throws Exception {
     return aadPrefix == null ? run("digest-encrypted", file.toAbsolutePath().toString())
