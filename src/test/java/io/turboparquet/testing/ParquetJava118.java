@@ -87,6 +87,14 @@ public final class ParquetJava118 {
         .stream().map(Integer::parseInt).toList();
   }
 
+  /**
+   * The digest lines 1.18.1 reads from {@code file} with its PropertiesDrivenCryptoFactory and test
+   * KMS (InMemoryKMS) holding the master keys {@code keyList} ("id: base64, ...").
+   */
+  public static List<String> digestKms(Path file, String keyList) throws Exception {
+    return run("digest-kms", file.toAbsolutePath().toString(), keyList);
+  }
+
   /** The digest lines 1.18.1 reads from writeEncrypted's {@code file} with its keys and {@code aadPrefix} (or null). */
   public static List<String> digestEncrypted(Path file, String aadPrefix) throws Exception {
     return aadPrefix == null ? run("digest-encrypted", file.toAbsolutePath().toString())
@@ -106,13 +114,14 @@ public final class ParquetJava118 {
     assertTrue(jars.stream().anyMatch(j -> j.getFileName().toString().equals("parquet-hadoop-1.18.1.jar")),
         jars.toString());
     List<String> classpath = new ArrayList<>();
+    // log4j stays unconfigured: parquet-hadoop's tests jar (InMemoryKMS) has a log4j.properties that logs to stdout.
     // The tests' and tools' classes (ParquetJavaDigest) first, compiled against 1.15's API that 1.18 keeps.
     classpath.add(classesOf(ParquetJava118Main.class));
     classpath.add(classesOf(io.turboparquet.fuzz.ParquetJavaDigest.class));
     classpath.add(classesOf(io.turboparquet.decode.HalfFloat.class)); // the one half-precision conversion
     jars.forEach(j -> classpath.add(j.toString()));
     List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-cp", String.join(File.pathSeparator, classpath), ParquetJava118Main.class.getName()));
+        "-Xmx512m", "-Dlog4j.defaultInitOverride=true", "-cp", String.join(File.pathSeparator, classpath), ParquetJava118Main.class.getName()));
     command.addAll(List.of(args));
     Path err = Files.createTempFile("parquet-java-118", ".err");
     try {

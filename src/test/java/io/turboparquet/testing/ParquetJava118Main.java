@@ -50,6 +50,10 @@ public final class ParquetJava118Main {
       idsWhere(Path.of(args[1]), args[2].equals("-") ? null : args[2], args[3], args[4]);
       return;
     }
+    if (args[0].equals("digest-kms")) {
+      digestKms(Path.of(args[1]), args[2]);
+      return;
+    }
     if (args[0].equals("digest-encrypted")) {
       ParquetJavaDigest.digest(Path.of(args[1]), null, decryption(args.length > 2 ? args[2] : null))
           .forEach(System.out::println);
@@ -228,6 +232,21 @@ public final class ParquetJava118Main {
         System.out.println(g.getInteger("id", 0));
       }
     }
+  }
+
+  /**
+   * The digest lines of {@code file} as 1.18.1 reads it with the keys its own
+   * PropertiesDrivenCryptoFactory finds (key material beside the file or in it) through its test KMS,
+   * InMemoryKMS, holding the master keys {@code keyList} ("id: base64, ...").
+   */
+  static void digestKms(Path file, String keyList) throws Exception {
+    Configuration conf = new Configuration();
+    conf.set("parquet.crypto.factory.class", "org.apache.parquet.crypto.keytools.PropertiesDrivenCryptoFactory");
+    conf.set("parquet.encryption.kms.client.class", "org.apache.parquet.crypto.keytools.mocks.InMemoryKMS");
+    conf.set("parquet.encryption.key.list", keyList);
+    org.apache.parquet.crypto.FileDecryptionProperties keys = org.apache.parquet.crypto.DecryptionPropertiesFactory
+        .loadFactory(conf).getFileDecryptionProperties(conf, new org.apache.hadoop.fs.Path(file.toUri()));
+    ParquetJavaDigest.digest(file, null, keys).forEach(System.out::println);
   }
 
   /** The keys {@link #writeEncrypted} and {@link #writeDictionary} use, with {@code aadPrefix} (null: none) given. */
