@@ -27,12 +27,12 @@ import org.junit.jupiter.api.io.TempDir;
  * same factory, in every read mode; without the key material file, or with a wrong master key, it
  * is refused naming the file and no key bytes.
  */
-class KmsCryptoTest {
+public class KmsCryptoTest {
   /**
    * InMemoryKMS's master keys as parquet-java's key-management tests give them (key ids kf, kc1, kc2;
    * the ASCII bytes of "0123456789012345", "1234567890123450", "1234567890123451"), base64.
    */
-  static final String MASTER_KEYS = "kf: MDEyMzQ1Njc4OTAxMjM0NQ==, kc1: MTIzNDU2Nzg5MDEyMzQ1MA==,"
+  public static final String MASTER_KEYS = "kf: MDEyMzQ1Njc4OTAxMjM0NQ==, kc1: MTIzNDU2Nzg5MDEyMzQ1MA==,"
       + " kc2: MTIzNDU2Nzg5MDEyMzQ1MQ==";
   static final String FILE = "external_key_material_java.parquet.encrypted";
 
