@@ -19,8 +19,11 @@ import java.io.IOException;
  * <p>Which AAD a header has is decided before it is decrypted, by where it is: a page before the
  * chunk's data_page_offset is its dictionary page; the others are data pages, numbered from 0.
  * The header found must then be of that kind.
+ *
+ * <p>Public for the one reader of a page outside this package: dictionary pruning
+ * ({@code scan.RowGroupPruning}) reads a chunk's dictionary page through it, as the page readers do.
  */
-final class EncryptedPages {
+public final class EncryptedPages {
   /** No page header legitimately comes near this (as for plaintext headers, {@link PageHeaderDecoder}). */
   private static final int MAX_HEADER_BYTES = 16 << 20;
 
@@ -30,7 +33,7 @@ final class EncryptedPages {
   private final PageHeaderDecoder headers;
 
   /** Null when the chunk is not encrypted; fails, naming the column, when it is and its key is unavailable. */
-  static EncryptedPages of(ChunkLocation location, BufferSource buffers, PageHeaderDecoder headers) throws IOException {
+  public static EncryptedPages of(ChunkLocation location, BufferSource buffers, PageHeaderDecoder headers) throws IOException {
     ChunkDecryptor decryptor = location.chunk().decryptor();
     if (decryptor == null) {
       return null;
@@ -52,7 +55,7 @@ final class EncryptedPages {
    * {@code dataPage} is the ordinal this page has if it is a data page. Its {@code headerLength} is
    * the stored module's; its {@code compressedSize} still the stored page module's.
    */
-  PageHeaderInfo header(ChunkInput in, long offset, int dataPage) throws IOException {
+  public PageHeaderInfo header(ChunkInput in, long offset, int dataPage) throws IOException {
     boolean dictionary = offset < location.chunk().dataPageOffset();
     byte[] plain = decryptor.readModule(in, offset,
         dictionary ? ModuleType.DICTIONARY_PAGE_HEADER : ModuleType.DATA_PAGE_HEADER, dataPage, MAX_HEADER_BYTES);
@@ -72,7 +75,7 @@ final class EncryptedPages {
    * parquet-java computes it over the stored (encrypted) module, which GCM authenticates anyway,
    * so checked against the plaintext it would refuse intact pages.
    */
-  Page page(ChunkInput in, PageHeaderInfo header, long offset, int dataPage, int maxPageBytes, long firstRow,
+  public Page page(ChunkInput in, PageHeaderInfo header, long offset, int dataPage, int maxPageBytes, long firstRow,
       long rows) throws IOException {
     ByteBuf stored = PageReader.body(in, header, offset, location, maxPageBytes);
     ByteBuf plain;

@@ -20,6 +20,7 @@ import io.turboparquet.io.DirectBufInputStream;
 import io.turboparquet.io.FileOpener;
 import io.turboparquet.io.StoreReads;
 import io.turboparquet.page.ChunkLocation;
+import io.turboparquet.page.EncryptedPages;
 import io.turboparquet.page.Page;
 import io.turboparquet.page.PageDecompressor;
 import java.io.IOException;
@@ -51,7 +52,8 @@ import org.apache.hadoop.fs.Path;
  *
  * <p>What is read: of a dictionary, only the page at the chunk's start (its header through a window
  * that stops at the chunk's end, its stored bytes within the chunk, decompressed within the
- * options' {@code maxPageBytes} and the codec's expansion bound, as the page readers check); of a
+ * options' {@code maxPageBytes} and the codec's expansion bound, as the page readers check; in an
+ * encrypted chunk, header and page decrypted as the page readers decrypt them); of a
  * bloom filter, its header and the bitset's blocks the values fall in (up to 64 KiB at once, which
  * holds all of most filters; {@link ChunkBloomFilter}). Each is read once per row group whatever
  * the number of leaves on its column; every buffer is released before {@link #prunes} returns.
@@ -67,7 +69,9 @@ import org.apache.hadoop.fs.Path;
  * a bloom filter outside the file or longer than its stated length, a header that does not decode,
  * a bitset size that is not a power of two of at least 32 bytes, a dictionary page header that does
  * not decode, a size beyond {@code maxPageBytes}, a page that does not
- * decompress, a dictionary whose entries do not fit its page. Ignoring such damage would hide it
+ * decompress, a dictionary whose entries do not fit its page, an encrypted module that does not
+ * decrypt. An encrypted chunk whose key is unavailable fails, naming its column, as when its bloom
+ * filter or pages are read. Ignoring such damage would hide it
  * only while the filter column is not read, and could trust bits that are garbage.
  */
 public final class RowGroupPruning implements AutoCloseable {
@@ -235,22 +239,26 @@ public final class RowGroupPruning implements AutoCloseable {
 
   // ---- dictionaries ----
 
-  /** The dictionary page at the chunk's start, decoded; null when there is none this reader can use. */
+  /**
+   * The dictionary page at the chunk's start, decoded; null when there is none this reader can use.
+   * An encrypted chunk's header and page are decrypted as the page readers decrypt them
+   * ({@link EncryptedPages}: the column's key, the dictionary modules' AADs); its key must be known.
+   */
   private Dictionary readDictionary(ColumnChunkMeta chunk) throws IOException, Deferred {
     if (chunk.codec() == null) {
       return null; // a codec from the future: the scan reports it if it reads the chunk
-    }
-    if (chunk.decryptor() != null) {
-      return null; // not read encrypted here yet: the row group is kept, the scan reads the chunk
     }
     ChunkLocation location = new ChunkLocation(meta.file(), rowGroup.index(), chunk);
     long start = chunk.startOffset();
     long end = start + chunk.totalCompressedSize(); // the footer checked it lies in the file
     ScanOptions options = context.options();
+    PageHeaderDecoder headers = new PageHeaderDecoder(meta.file());
+    EncryptedPages encrypted = EncryptedPages.of(location, context.buffers(), headers);
     DirectBufInputStream input = new DirectBufInputStream(stream(), meta.file(), meta.fileLength(), start,
         chunk.totalCompressedSize(), context.buffers());
     try {
-      PageHeaderInfo header = new PageHeaderDecoder(meta.file()).read(input, start, location.describe());
+      PageHeaderInfo header = encrypted == null ? headers.read(input, start, location.describe())
+          : encrypted.header(input, start, 0);
       if (header.type() != PageType.DICTIONARY_PAGE) {
         return null; // the data pages decide whether the chunk is readable
       }
@@ -263,11 +271,12 @@ public final class RowGroupPruning implements AutoCloseable {
       Encoding encoding = header.encoding();
       ParquetCorruptionException.validate(encoding == Encoding.PLAIN || encoding == Encoding.PLAIN_DICTIONARY,
           location.context(), "dictionary page at offset %d uses %s; only PLAIN dictionaries exist", start, encoding);
-      ByteBuf body = input.getNext(header.compressedSize());
+      Page page = encrypted == null ? new Page(header, input.getNext(header.compressedSize()), start)
+          : encrypted.page(input, header, start, 0, options.limits().maxPageBytes(), -1, -1);
       PageDecompressor decompressor = new PageDecompressor(location, context.buffers(),
           options.decode().verifyChecksums(), options.limits().maxPageBytes());
       try {
-        ByteBuf bytes = decompressor.decompress(new Page(header, body, start));
+        ByteBuf bytes = decompressor.decompress(page);
         try {
           return Dictionary.read(bytes, bytes.readerIndex(), header.uncompressedSize(), header.numValues(),
               chunk.column().physicalType(), chunk.column().typeLength(), context.buffers());
@@ -279,7 +288,7 @@ public final class RowGroupPruning implements AutoCloseable {
       } catch (UnsupportedOperationException e) {
         return null; // a codec this reader does not support (LZO)
       } finally {
-        body.release();
+        page.body().release();
         decompressor.close();
       }
     } finally {

@@ -45,7 +45,22 @@ public class EncryptedFilesDrillTest extends ClusterTest {
         + b64("1234567890123451"));
     define("keyed", dir, keys);
     define("keyless", dir, Map.of());
+    // Keys through a KMS: parquet-java's factory finds the file's key material in the file beside it
+    // (renamed with it), read through the plugin's file system, and unwraps it with parquet-java's test KMS.
+    Path kmsDir = Files.createDirectories(dir.resolveSibling("kms"));
+    Path source = CorpusFiles.dir().resolve("encrypted");
+    Files.copy(source.resolve(KMS_FILE), kmsDir.resolve(parquet(KMS_FILE)));
+    Files.copy(source.resolve("_KEY_MATERIAL_FOR_" + KMS_FILE + ".json"),
+        kmsDir.resolve("_KEY_MATERIAL_FOR_" + parquet(KMS_FILE) + ".json"));
+    Map<String, String> kms = new LinkedHashMap<>();
+    kms.put("parquet.crypto.factory.class", "org.apache.parquet.crypto.keytools.PropertiesDrivenCryptoFactory");
+    kms.put("parquet.encryption.kms.client.class", "org.apache.parquet.crypto.keytools.mocks.InMemoryKMS");
+    kms.put("parquet.encryption.key.list", io.turboparquet.format.crypto.KmsCryptoTest.MASTER_KEYS);
+    define("kms", kmsDir, kms);
   }
+
+  /** Written by parquet-java with external key material and its test KMS (InMemoryKMS). */
+  private static final String KMS_FILE = "external_key_material_java.parquet.encrypted";
 
   private static String parquet(String name) {
     return name.replace(".parquet.encrypted", ".parquet");
@@ -96,6 +111,28 @@ public class EncryptedFilesDrillTest extends ClusterTest {
       assertTrue(name + ": " + expected.size(), expected.size() >= 50);
       assertEquals(name, expected, turbo.cells());
     }
+  }
+
+  /** The KMS plugin's keys for the file, as its crypto factory gives them to parquet-java's reader (1.15). */
+  @Test
+  public void keysThroughAKmsAndExternalKeyMaterialReadAsParquetJavaReads() throws Exception {
+    org.apache.hadoop.conf.Configuration conf = ((org.apache.drill.exec.store.dfs.FileSystemPlugin) cluster.drillbit()
+        .getContext().getStorage().getPlugin("kms")).getFsConf();
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dirTestWatcher.getRootDir().toPath()
+        .toAbsolutePath().resolve("kms").resolve(parquet(KMS_FILE)).toUri());
+    org.apache.parquet.crypto.FileDecryptionProperties keys = org.apache.parquet.crypto.DecryptionPropertiesFactory
+        .loadFactory(conf).getFileDecryptionProperties(conf, file);
+    List<List<String>> expected = new java.util.ArrayList<>();
+    try (org.apache.parquet.hadoop.ParquetReader<org.apache.parquet.example.data.Group> r =
+        org.apache.parquet.hadoop.ParquetReader.builder(new org.apache.parquet.hadoop.example.GroupReadSupport(), file)
+            .withConf(conf).withDecryption(keys).build()) {
+      for (org.apache.parquet.example.data.Group g; (g = r.read()) != null; ) {
+        expected.add(List.of(String.valueOf(g.getInteger("integers", 0)), g.getString("strings", 0)));
+      }
+    }
+    Result turbo = Result.of(client, "select integers, strings from kms.enc.`" + parquet(KMS_FILE) + "`");
+    assertEquals(100, expected.size());
+    assertEquals(expected, turbo.cells());
   }
 
   @Test

@@ -84,6 +84,34 @@ public final class ParquetJava118 {
         plaintextFooter ? "plaintext-footer" : "encrypted-footer", aad);
   }
 
+  /** Writes ParquetJava118Main.writeDictionary's plain file. */
+  public static void writeDictionary(Path file) throws Exception {
+    run("write-dictionary", file.toAbsolutePath().toString(), "plain");
+  }
+
+  /** Encrypts writeDictionary's {@code plain} file into {@code file}: AES_GCM_V1 or AES_GCM_CTR_V1, row groups kept. */
+  public static void encryptDictionary(Path plain, Path file, String algorithm) throws Exception {
+    run("write-dictionary", file.toAbsolutePath().toString(), algorithm, plain.toAbsolutePath().toString());
+  }
+
+  /**
+   * The ids (INT32 column "id") of the rows of {@code file} whose STRING {@code column} is one of
+   * {@code values}, as 1.18.1's filtered read returns them; {@code encrypted}: with writeEncrypted's keys.
+   */
+  public static List<Integer> idsWhere(Path file, boolean encrypted, String column, List<String> values)
+      throws Exception {
+    return run("ids-where", file.toAbsolutePath().toString(), encrypted ? "" : "-", column, String.join(",", values))
+        .stream().map(Integer::parseInt).toList();
+  }
+
+  /**
+   * The digest lines 1.18.1 reads from {@code file} with its PropertiesDrivenCryptoFactory and test
+   * KMS (InMemoryKMS) holding the master keys {@code keyList} ("id: base64, ...").
+   */
+  public static List<String> digestKms(Path file, String keyList) throws Exception {
+    return run("digest-kms", file.toAbsolutePath().toString(), keyList);
+  }
+
   /** The digest lines 1.18.1 reads from writeEncrypted's {@code file} with its keys and {@code aadPrefix} (or null). */
   public static List<String> digestEncrypted(Path file, String aadPrefix) throws Exception {
     return aadPrefix == null ? run("digest-encrypted", file.toAbsolutePath().toString())
@@ -103,13 +131,14 @@ public final class ParquetJava118 {
     assertTrue(jars.stream().anyMatch(j -> j.getFileName().toString().equals("parquet-hadoop-1.18.1.jar")),
         jars.toString());
     List<String> classpath = new ArrayList<>();
+    // log4j stays unconfigured: parquet-hadoop's tests jar (InMemoryKMS) has a log4j.properties that logs to stdout.
     // The tests' and tools' classes (ParquetJavaDigest) first, compiled against 1.15's API that 1.18 keeps.
     classpath.add(classesOf(ParquetJava118Main.class));
     classpath.add(classesOf(io.turboparquet.fuzz.ParquetJavaDigest.class));
     classpath.add(classesOf(io.turboparquet.decode.HalfFloat.class)); // the one half-precision conversion
     jars.forEach(j -> classpath.add(j.toString()));
     List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-cp", String.join(File.pathSeparator, classpath), ParquetJava118Main.class.getName()));
+        "-Xmx512m", "-Dlog4j.defaultInitOverride=true", "-cp", String.join(File.pathSeparator, classpath), ParquetJava118Main.class.getName()));
     command.addAll(List.of(args));
     Path err = Files.createTempFile("parquet-java-118", ".err");
     try {

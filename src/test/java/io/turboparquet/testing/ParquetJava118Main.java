@@ -61,6 +61,18 @@ public final class ParquetJava118Main {
       writeEncrypted(Path.of(args[1]), args[2], args[3].equals("plaintext-footer"), args[4]);
       return;
     }
+    if (args[0].equals("write-dictionary")) {
+      writeDictionary(Path.of(args[1]), args[2], args.length > 3 ? Path.of(args[3]) : null);
+      return;
+    }
+    if (args[0].equals("ids-where")) {
+      idsWhere(Path.of(args[1]), args[2].equals("-") ? null : args[2], args[3], args[4]);
+      return;
+    }
+    if (args[0].equals("digest-kms")) {
+      digestKms(Path.of(args[1]), args[2]);
+      return;
+    }
     if (args[0].equals("digest-encrypted")) {
       ParquetJavaDigest.digest(Path.of(args[1]), null, decryption(args.length > 2 ? args[2] : null))
           .forEach(System.out::println);
@@ -179,7 +191,84 @@ public final class ParquetJava118Main {
     }
   }
 
-  /** The keys {@link #writeEncrypted} uses, with {@code aadPrefix} (null: none) given. */
+  /**
+   * {@code algorithm} "plain": 20,000 rows (id, category STRING: "c" + id / 700, so each row group
+   * holds a few categories) in row groups of about 8 KiB, dictionary-encoded, without bloom filters:
+   * a category's equality is decided by dictionaries alone. Else (AES_GCM_V1 or AES_GCM_CTR_V1) the
+   * plain file {@code plain} encrypted by 1.18.1's rewriter, which keeps its row groups and pages:
+   * an encrypted footer, category under a key of its own (the name key), id under the footer key.
+   */
+  static void writeDictionary(Path file, String algorithm, Path plain) throws Exception {
+    if (!algorithm.equals("plain")) {
+      java.util.Map<org.apache.parquet.hadoop.metadata.ColumnPath, org.apache.parquet.crypto.ColumnEncryptionProperties>
+          columns = new java.util.HashMap<>();
+      columns.put(org.apache.parquet.hadoop.metadata.ColumnPath.get("category"), org.apache.parquet.crypto
+          .ColumnEncryptionProperties.builder("category").withKey(NAME_KEY).withKeyID("kc2").build());
+      org.apache.parquet.crypto.FileEncryptionProperties keys = org.apache.parquet.crypto.FileEncryptionProperties
+          .builder(FOOTER_KEY).withFooterKeyID("kf").withAlgorithm(org.apache.parquet.crypto.ParquetCipher
+              .valueOf(algorithm)).withEncryptedColumns(columns).withCompleteColumnEncryption().build();
+      try (org.apache.parquet.hadoop.rewrite.ParquetRewriter rewriter = new org.apache.parquet.hadoop.rewrite
+          .ParquetRewriter(new org.apache.parquet.hadoop.rewrite.RewriteOptions.Builder(new Configuration(),
+              new org.apache.hadoop.fs.Path(plain.toUri()), new org.apache.hadoop.fs.Path(file.toUri()))
+              .encrypt(java.util.List.of("id", "category")).encryptionProperties(keys).build())) {
+        rewriter.processBlocks();
+      }
+      return;
+    }
+    MessageType schema = MessageTypeParser.parseMessageType(
+        "message m { required int32 id; optional binary category (STRING); }");
+    SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+    try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new org.apache.hadoop.fs.Path(file.toUri()))
+        .withConf(new Configuration()).withType(schema).withDictionaryEncoding(true).withPageRowCountLimit(500)
+        .withRowGroupSize(8 * 1024).withPageSize(2048).build()) {
+      for (int i = 0; i < 20_000; i++) {
+        Group g = groups.newGroup();
+        g.add("id", i);
+        if (i % 9 != 4) {
+          g.add("category", "c" + i / 700);
+        }
+        w.write(g);
+      }
+    }
+  }
+
+  /**
+   * The ids of the rows where STRING {@code column} is one of {@code values} (comma-separated), one a
+   * line, as 1.18.1's filtered read of {@code file} returns them (writeEncrypted's keys unless
+   * {@code aadPrefix} is null and the file is plain: then none).
+   */
+  static void idsWhere(Path file, String aadPrefix, String column, String values) throws Exception {
+    org.apache.parquet.filter2.predicate.FilterPredicate predicate = null;
+    for (String v : values.split(",")) {
+      FilterPredicate eq = FilterApi.eq(FilterApi.binaryColumn(column), Binary.fromString(v));
+      predicate = predicate == null ? eq : FilterApi.or(predicate, eq);
+    }
+    Configuration conf = new Configuration();
+    try (ParquetReader<Group> r = ParquetReader.builder(new GroupReadSupport(), new org.apache.hadoop.fs.Path(
+        file.toUri())).withConf(conf).withDecryption(aadPrefix == null ? null : decryption(aadPrefix.isEmpty() ? null
+        : aadPrefix)).withFilter(FilterCompat.get(predicate)).build()) {
+      for (Group g; (g = r.read()) != null; ) {
+        System.out.println(g.getInteger("id", 0));
+      }
+    }
+  }
+
+  /**
+   * The digest lines of {@code file} as 1.18.1 reads it with the keys its own
+   * PropertiesDrivenCryptoFactory finds (key material beside the file or in it) through its test KMS,
+   * InMemoryKMS, holding the master keys {@code keyList} ("id: base64, ...").
+   */
+  static void digestKms(Path file, String keyList) throws Exception {
+    Configuration conf = new Configuration();
+    conf.set("parquet.crypto.factory.class", "org.apache.parquet.crypto.keytools.PropertiesDrivenCryptoFactory");
+    conf.set("parquet.encryption.kms.client.class", "org.apache.parquet.crypto.keytools.mocks.InMemoryKMS");
+    conf.set("parquet.encryption.key.list", keyList);
+    org.apache.parquet.crypto.FileDecryptionProperties keys = org.apache.parquet.crypto.DecryptionPropertiesFactory
+        .loadFactory(conf).getFileDecryptionProperties(conf, new org.apache.hadoop.fs.Path(file.toUri()));
+    ParquetJavaDigest.digest(file, null, keys).forEach(System.out::println);
+  }
+
+  /** The keys {@link #writeEncrypted} and {@link #writeDictionary} use, with {@code aadPrefix} (null: none) given. */
   static org.apache.parquet.crypto.FileDecryptionProperties decryption(String aadPrefix) {
     java.util.Map<org.apache.parquet.hadoop.metadata.ColumnPath, org.apache.parquet.crypto.ColumnDecryptionProperties>
         columns = new java.util.HashMap<>();
@@ -187,6 +276,8 @@ public final class ParquetJava118Main {
         .ColumnDecryptionProperties.builder("value").withKey(VALUE_KEY).build());
     columns.put(org.apache.parquet.hadoop.metadata.ColumnPath.get("name"), org.apache.parquet.crypto
         .ColumnDecryptionProperties.builder("name").withKey(NAME_KEY).build());
+    columns.put(org.apache.parquet.hadoop.metadata.ColumnPath.get("category"), org.apache.parquet.crypto
+        .ColumnDecryptionProperties.builder("category").withKey(NAME_KEY).build()); // writeDictionary's
     org.apache.parquet.crypto.FileDecryptionProperties.Builder b = org.apache.parquet.crypto.FileDecryptionProperties
         .builder().withFooterKey(FOOTER_KEY).withColumnKeys(columns);
     if (aadPrefix != null) {
