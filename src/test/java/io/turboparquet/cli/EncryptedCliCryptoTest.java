@@ -8,9 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.turboparquet.format.crypto.ExplicitKeysFactory;
 import io.turboparquet.fuzz.ParquetJavaDigest;
 import io.turboparquet.testing.CorpusFiles;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,11 +41,7 @@ class EncryptedCliCryptoTest {
   }
 
   private static List<String> run(String... args) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-      assertEquals(0, Main.run(args, out));
-    }
-    return Arrays.asList(bytes.toString(StandardCharsets.UTF_8).split("\n"));
+    return MainTest.run(args);
   }
 
   private static String[] withKeys(String... args) {

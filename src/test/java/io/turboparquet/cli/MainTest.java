@@ -23,7 +23,8 @@ class MainTest {
   private static final Path CORPUS = Path.of(System.getProperty("turbo.parquet.testing",
       "../shared/data/parquet-testing"));
 
-  private static List<String> run(String... args) throws IOException {
+  /** The lines {@code Main} prints for {@code args}, which must succeed. */
+  static List<String> run(String... args) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
       assertEquals(0, Main.run(args, out));

@@ -15,12 +15,8 @@ import io.turboparquet.testing.NestedVariantRows.Row;
 import io.turboparquet.testing.ParquetJava118;
 import io.turboparquet.testing.ShreddedVariantCases;
 import io.turboparquet.testing.ShreddedVariantCases.Case;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -38,11 +34,7 @@ class NestedVariantCliTest {
   Path dir;
 
   private static List<String> run(String... args) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-      assertEquals(0, Main.run(args, out));
-    }
-    return Arrays.asList(bytes.toString(StandardCharsets.UTF_8).split("\n"));
+    return MainTest.run(args);
   }
 
   @Test

@@ -10,11 +10,7 @@ import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.format.VariantJson;
 import io.turboparquet.testing.ShreddedVariantCases;
 import io.turboparquet.testing.ShreddedVariantCases.Case;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -28,11 +24,7 @@ class VariantCliTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static List<String> run(String... args) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
-      assertEquals(0, Main.run(args, out));
-    }
-    return Arrays.asList(bytes.toString(StandardCharsets.UTF_8).split("\n"));
+    return MainTest.run(args);
   }
 
   @Test
