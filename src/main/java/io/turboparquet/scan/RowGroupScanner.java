@@ -185,11 +185,17 @@ final class RowGroupScanner implements AutoCloseable {
     if (!options.io().coalescedReads() || projection.isEmpty()) {
       return null;
     }
-    long bytes = selection != null ? selection.bytes() : RowGroupFetch.projectedBytes(meta, rowGroupIndex, projection);
+    long bytes = fetchBytes(meta, rowGroupIndex, projection, selection);
     if (bytes + alsoHeld > options.io().memoryBudget() || bytes > Integer.MAX_VALUE) {
       return null;
     }
     return RowGroupFetch.start(context, meta, path, rowGroupIndex, projection, selection);
+  }
+
+  /** Bytes the coalesced reads of a row group's {@code projection} (its {@code selection}'s pages, if any) take. */
+  static long fetchBytes(FileMetadata meta, int rowGroupIndex, List<ColumnDescriptor> projection,
+      PageSelection selection) {
+    return selection != null ? selection.bytes() : RowGroupFetch.projectedBytes(meta, rowGroupIndex, projection);
   }
 
   /** Bytes this scanner's coalesced reads hold in memory (0 when it reads chunk by chunk). */

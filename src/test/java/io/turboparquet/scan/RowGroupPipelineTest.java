@@ -128,6 +128,43 @@ class RowGroupPipelineTest {
   }
 
   @Test
+  void scansSharingAReadAheadAllowanceReadAheadOnlyWhatItHasRoomFor() throws IOException {
+    List<String> expected = ParquetJavaDigest.digest(List.of(first, second), COLUMNS);
+    try (ScanHarness harness = new ScanHarness()) {
+      TrackingBufferSource buffers = new TrackingBufferSource();
+      List<RowGroupRead> reads = reads(harness.context(options(1L << 30), buffers, new ScanMetrics()), COLUMNS);
+      long largest = reads.stream()
+          .mapToLong(r -> RowGroupFetch.projectedBytes(r.metadata(), r.rowGroup(), r.projection())).max().getAsLong();
+      ReadAheadAllowance shared = new ReadAheadAllowance(largest * 3 / 2); // room for one row group ahead
+      ScanMetrics firstMetrics = new ScanMetrics();
+      ScanMetrics secondMetrics = new ScanMetrics();
+      try (RowGroupPipeline a = new RowGroupPipeline(
+              harness.context(options(1L << 30), buffers, firstMetrics).withReadAhead(shared), reads);
+          RowGroupPipeline b = new RowGroupPipeline(
+              harness.context(options(1L << 30), buffers, secondMetrics).withReadAhead(shared), reads)) {
+        assertTrue(a.open(0));
+        assertEquals(1, firstMetrics.prefetchedRowGroups()); // the memory budget alone would allow four
+        assertTrue(shared.held() > 0);
+        assertTrue(b.open(0));
+        assertEquals(0, secondMetrics.prefetchedRowGroups()); // the first scan holds all there is
+        assertTrue(a.open(1)); // row group 1's turn gives its bytes back, and row group 2 is read ahead
+        assertEquals(2, firstMetrics.prefetchedRowGroups());
+      }
+      assertEquals(0, shared.held());
+      assertEquals(0, buffers.outstanding());
+      // Read to the end under the allowance: the same values, every byte given back.
+      ScanMetrics metrics = new ScanMetrics();
+      try (RowGroupPipeline pipeline = new RowGroupPipeline(
+          harness.context(options(1L << 30), buffers, metrics).withReadAhead(shared), reads)) {
+        assertEquals(expected, digest(pipeline, reads.get(0).projection()));
+      }
+      assertEquals(reads.size() - 1, metrics.prefetchedRowGroups());
+      assertEquals(0, shared.held());
+      assertEquals(0, buffers.outstanding());
+    }
+  }
+
+  @Test
   void readsAheadFourRowGroupsAndMoreWhileTheyHoldFewerThanPrefetchBytes() throws IOException {
     // Row groups of about 6 MiB: four ahead hold less than PREFETCH_BYTES (32 MiB), so more are read
     // ahead until they hold at least that much, never past MAX_PREFETCH_DEPTH nor the budget.
