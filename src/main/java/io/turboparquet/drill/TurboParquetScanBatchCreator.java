@@ -138,7 +138,7 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
         entries.size(), pruned);
   }
 
-  /** The row groups all scans of the drillbit may hold read ahead, sized from its configuration on first use. */
+  /** What all scans of the drillbit may hold ahead of their consumers (row groups, batches), sized from its configuration on first use. */
   static ReadAheadAllowance readAhead(DrillbitContext drillbit) {
     try {
       return READ_AHEAD.get(drillbit, () -> new ReadAheadAllowance(readAheadBytes(drillbit.getConfig())));
@@ -148,13 +148,14 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
   }
 
   /**
-   * The configured bound; {@code auto} is a sixteenth of the drillbit's direct memory (64 MiB of 1 GiB,
-   * 512 MiB of Drill's default 8 GiB): one scan on remote storage wants up to 32 MiB in flight
-   * (RowGroupPipeline.PREFETCH_BYTES), while eight concurrent scans each reading most of a small file
-   * ahead made the drillbit's peak exceed the built-in reader's (docs/benchmarks.md, "Concurrency soak").
+   * The configured bound; {@code auto} is a thirty-second of the drillbit's direct memory (32 MiB of
+   * 1 GiB, 256 MiB of Drill's default 8 GiB): one scan on remote storage wants up to 32 MiB of small
+   * row groups in flight (RowGroupPipeline.PREFETCH_BYTES), while eight concurrent scans each reading
+   * most of a small file ahead, and a batch decoded ahead beside the one in Drill's vectors, made the
+   * drillbit's peak exceed the built-in reader's (docs/benchmarks.md, "Concurrency soak").
    */
   static long readAheadBytes(com.typesafe.config.Config config) {
-    return config.getString(READ_AHEAD_MAX_BYTES).equals("auto") ? DrillConfig.getMaxDirectMemory() / 16
+    return config.getString(READ_AHEAD_MAX_BYTES).equals("auto") ? DrillConfig.getMaxDirectMemory() / 32
         : config.getBytes(READ_AHEAD_MAX_BYTES);
   }
 

@@ -3,12 +3,13 @@ package io.turboparquet.scan;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Bytes of row groups that all scans sharing this allowance may hold read ahead of their turn
- * ({@link RowGroupPipeline}'s prefetch): inside Drill, all scans of a drillbit. A scan's own
+ * Bytes that all scans sharing this allowance may hold ahead of their consumer: row groups read
+ * ahead of their turn ({@link RowGroupPipeline}'s prefetch) and batches decoded ahead
+ * ({@link RowGroupScanner#decodeAhead}). Inside Drill all scans of a drillbit share one. A scan's own
  * {@code memoryBudget} bounds one scan; this bounds the sum, which with many concurrent queries set
- * the drillbit's peak (each scan read up to 32 MiB ahead, most of a small file). A row group that
- * finds no room is read at its turn instead, so a scan alone keeps its full read-ahead and scans
- * under concurrency share it.
+ * the drillbit's peak (each scan read up to 32 MiB ahead, most of a small file). What finds no room
+ * is read or decoded at its turn instead, so a scan alone keeps its full read-ahead and scans under
+ * concurrency share it.
  */
 public final class ReadAheadAllowance {
   private static final ReadAheadAllowance UNLIMITED = new ReadAheadAllowance(Long.MAX_VALUE);

@@ -149,7 +149,7 @@ public final class RowGroupPipeline implements AutoCloseable {
     try {
       early = start(next);
       if (early != null) {
-        early.decodeAhead();
+        early.decodeAhead(scanner.batchBytes()); // its batches are expected to be as large as this row group's
       }
     } catch (IOException | RuntimeException e) {
       closeEarly();
