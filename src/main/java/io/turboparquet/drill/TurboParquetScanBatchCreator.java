@@ -138,7 +138,10 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
         entries.size(), pruned);
   }
 
-  /** What all scans of the drillbit may hold ahead of their consumers (row groups, batches), sized from its configuration on first use. */
+  /**
+   * What all scans of the drillbit may hold ahead of their consumers (row groups, batches), sized
+   * from its configuration on first use.
+   */
   static ReadAheadAllowance readAhead(DrillbitContext drillbit) {
     try {
       return READ_AHEAD.get(drillbit, () -> new ReadAheadAllowance(readAheadBytes(drillbit.getConfig())));
