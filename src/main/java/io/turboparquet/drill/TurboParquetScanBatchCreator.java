@@ -1,8 +1,11 @@
 package io.turboparquet.drill;
 
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
 import io.turboparquet.filter.Filter;
 import io.turboparquet.filter.Predicate;
 import io.turboparquet.format.FileMetadata;
+import io.turboparquet.scan.ReadAheadAllowance;
 import io.turboparquet.scan.RowGroupPipeline;
 import io.turboparquet.scan.RowGroupRead;
 import io.turboparquet.scan.ScanContext;
@@ -19,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
+import org.apache.drill.common.config.DrillConfig;
 import org.apache.drill.common.exceptions.ExecutionSetupException;
 import org.apache.drill.common.exceptions.UserException;
 import org.apache.drill.common.expression.LogicalExpression;
@@ -27,6 +31,7 @@ import org.apache.drill.exec.ops.OperatorContext;
 import org.apache.drill.exec.physical.impl.BatchCreator;
 import org.apache.drill.exec.physical.impl.ScanBatch;
 import org.apache.drill.exec.record.RecordBatch;
+import org.apache.drill.exec.server.DrillbitContext;
 import org.apache.drill.exec.store.ColumnExplorer;
 import org.apache.drill.exec.store.dfs.DrillFileSystem;
 import org.apache.drill.exec.store.parquet.RowGroupReadEntry;
@@ -49,6 +54,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class TurboParquetScanBatchCreator implements BatchCreator<TurboParquetRowGroupScan> {
   private static final Logger logger = LoggerFactory.getLogger(TurboParquetScanBatchCreator.class);
+  static final String READ_AHEAD_MAX_BYTES = "turbo-parquet.read-ahead.max-bytes";
+  private static final Cache<DrillbitContext, ReadAheadAllowance> READ_AHEAD =
+      CacheBuilder.newBuilder().weakKeys().build();
 
   @Override
   public ScanBatch getBatch(ExecutorFragmentContext context, TurboParquetRowGroupScan scan,
@@ -113,7 +121,7 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
     // The pools are the drillbit's; every read's buffers come from the scan operator's allocator.
     ScanContext scanContext = new ScanContext(StoreFileSystem.of(fs), options,
         new DrillBufferSource(operator.getAllocator()), operator.getScanExecutor(), operator.getScanDecodeExecutor(),
-        metrics);
+        metrics).withReadAhead(readAhead(context.getDrillbitContext()));
     RowGroupPipeline pipeline = new RowGroupPipeline(scanContext, reads);
     for (int i = 0; i < readers.size(); i++) {
       readers.get(i).attach(pipeline, i);
@@ -128,6 +136,30 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
         .findFirst().orElse(options);
     return new TurboParquetScanBatch(context, operator, readers, implicitColumns, pipeline, metrics, reported,
         entries.size(), pruned);
+  }
+
+  /**
+   * What all scans of the drillbit may hold ahead of their consumers (row groups, batches), sized
+   * from its configuration on first use.
+   */
+  static ReadAheadAllowance readAhead(DrillbitContext drillbit) {
+    try {
+      return READ_AHEAD.get(drillbit, () -> new ReadAheadAllowance(readAheadBytes(drillbit.getConfig())));
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("turbo-parquet's read-ahead bound: " + e.getCause().getMessage(), e.getCause());
+    }
+  }
+
+  /**
+   * The configured bound; {@code auto} is a thirty-second of the drillbit's direct memory (32 MiB of
+   * 1 GiB, 256 MiB of Drill's default 8 GiB): one scan on remote storage wants up to 32 MiB of small
+   * row groups in flight (RowGroupPipeline.PREFETCH_BYTES), while eight concurrent scans each reading
+   * most of a small file ahead, and a batch decoded ahead beside the one in Drill's vectors, made the
+   * drillbit's peak exceed the built-in reader's (docs/benchmarks.md, "Concurrency soak").
+   */
+  static long readAheadBytes(com.typesafe.config.Config config) {
+    return config.getString(READ_AHEAD_MAX_BYTES).equals("auto") ? DrillConfig.getMaxDirectMemory() / 32
+        : config.getBytes(READ_AHEAD_MAX_BYTES);
   }
 
   /**

@@ -13,7 +13,8 @@ import java.util.List;
  * and opens the {@link RowGroupScanner}. Across row groups it reads {@link #PREFETCH_DEPTH} row groups ahead
  * while the current one decodes, more while those hold fewer than {@link #PREFETCH_BYTES} (at most
  * {@link #MAX_PREFETCH_DEPTH}), as
- * long as the current and the prefetched bytes fit the memory budget together, and when the
+ * long as the current and the prefetched bytes fit the memory budget together and the bytes read
+ * ahead fit the {@link ReadAheadAllowance} shared with other scans, and when the
  * current row group has no batch left, opens the next one and decodes its first batch before the
  * consumer asks for it. {@link #close} stops reads not yet started, waits for running ones and
  * releases every buffer, whatever state the scan is in.
@@ -50,8 +51,11 @@ public final class RowGroupPipeline implements AutoCloseable {
    */
   static final int PLANNING_WINDOW = 8;
 
-  /** A read whose bytes are being fetched ahead of its turn. */
-  private record Ahead(int read, RowGroupFetch fetch) {
+  /**
+   * A read whose bytes are being fetched ahead of its turn; {@code taken} of them count against the
+   * shared {@link ReadAheadAllowance} until its turn comes or it is dropped.
+   */
+  private record Ahead(int read, RowGroupFetch fetch, long taken) {
   }
 
   private final ScanContext context;
@@ -145,7 +149,7 @@ public final class RowGroupPipeline implements AutoCloseable {
     try {
       early = start(next);
       if (early != null) {
-        early.decodeAhead();
+        early.decodeAhead(scanner.batchBytes()); // its batches are expected to be as large as this row group's
       }
     } catch (IOException | RuntimeException e) {
       closeEarly();
@@ -190,14 +194,20 @@ public final class RowGroupPipeline implements AutoCloseable {
   /** The fetch started ahead for read {@code i}, if any; fetches of reads before it are dropped. */
   private RowGroupFetch takeAhead(int i) {
     while (!ahead.isEmpty() && ahead.peek().read() < i) {
-      ahead.poll().fetch().close();
+      drop(ahead.poll());
     }
     Ahead head = ahead.peek();
     if (head != null && head.read() == i) {
       ahead.poll();
+      context.readAhead().giveBack(head.taken()); // its turn: no longer ahead
       return head.fetch();
     }
     return null;
+  }
+
+  private void drop(Ahead a) {
+    context.readAhead().giveBack(a.taken());
+    a.fetch().close();
   }
 
   private long aheadBytes() {
@@ -238,12 +248,23 @@ public final class RowGroupPipeline implements AutoCloseable {
         next++;
         continue;
       }
-      RowGroupFetch fetch = RowGroupScanner.startFetch(contextOf(read), read.metadata(), read.path(),
-          read.rowGroup(), read.projection(), held, selection);
+      long bytes = RowGroupScanner.fetchBytes(read.metadata(), read.rowGroup(), read.projection(), selection);
+      if (!context.readAhead().tryTake(bytes)) {
+        return; // other scans hold the drillbit's read-ahead: this row group is read at its turn
+      }
+      RowGroupFetch fetch;
+      try {
+        fetch = RowGroupScanner.startFetch(contextOf(read), read.metadata(), read.path(), read.rowGroup(),
+            read.projection(), held, selection);
+      } catch (RuntimeException | Error e) {
+        context.readAhead().giveBack(bytes);
+        throw e;
+      }
       if (fetch == null) {
+        context.readAhead().giveBack(bytes);
         return;
       }
-      ahead.add(new Ahead(next, fetch));
+      ahead.add(new Ahead(next, fetch, bytes));
       context.metrics().addPrefetchedRowGroup();
       held += fetch.bytes();
       aheadHeld += fetch.bytes();
@@ -305,7 +326,7 @@ public final class RowGroupPipeline implements AutoCloseable {
     }
     Ahead a;
     while ((a = ahead.poll()) != null) {
-      a.fetch().close();
+      drop(a);
     }
     planner.cancel();
     if (failure != null) {

@@ -65,6 +65,10 @@ final class RowGroupScanner implements AutoCloseable {
   private final boolean filtered;
   /** The next batch's tasks (every column's), submitted by {@link #decodeAhead}; null when none are. */
   private DecodeTask[] pending;
+  /** Bytes the pending batch took from the shared {@link ReadAheadAllowance}, given back when it is collected. */
+  private long pendingTaken;
+  /** Bytes of the largest batch returned: what a batch decoded ahead is expected to take. */
+  private long batchBytes;
   /**
    * The filter judged on each batch's rows, which the batch is compacted to ({@link RowSelection}).
    * Null when off (the option of late materialization) or impossible (see {@link BatchFilter#of}).
@@ -193,11 +197,17 @@ final class RowGroupScanner implements AutoCloseable {
     if (!options.io().coalescedReads() || projection.isEmpty()) {
       return null;
     }
-    long bytes = selection != null ? selection.bytes() : RowGroupFetch.projectedBytes(meta, rowGroupIndex, projection);
+    long bytes = fetchBytes(meta, rowGroupIndex, projection, selection);
     if (bytes + alsoHeld > options.io().memoryBudget() || bytes > Integer.MAX_VALUE) {
       return null;
     }
     return RowGroupFetch.start(context, meta, path, rowGroupIndex, projection, selection);
+  }
+
+  /** Bytes the coalesced reads of a row group's {@code projection} (its {@code selection}'s pages, if any) take. */
+  static long fetchBytes(FileMetadata meta, int rowGroupIndex, List<ColumnDescriptor> projection,
+      PageSelection selection) {
+    return selection != null ? selection.bytes() : RowGroupFetch.projectedBytes(meta, rowGroupIndex, projection);
   }
 
   /** Bytes this scanner's coalesced reads hold in memory (0 when it reads chunk by chunk). */
@@ -252,6 +262,7 @@ final class RowGroupScanner implements AutoCloseable {
       if (pending != null) {
         DecodeTask[] tasks = pending;
         pending = null;
+        giveBackPending();
         columns = decoder.finish(tasks);
       } else if (late != null) {
         columns = new ColumnBatch[readers.size()];
@@ -289,6 +300,7 @@ final class RowGroupScanner implements AutoCloseable {
         }
       }
       rowsDone = start + rows;
+      batchBytes = Math.max(batchBytes, bytesOf(columns)); // before compaction: what decoding the batch held
       if (rowFilter == null) {
         return new Batch(rowGroup.index(), start, rows, Arrays.asList(columns), null);
       }
@@ -403,6 +415,26 @@ final class RowGroupScanner implements AutoCloseable {
     }
   }
 
+  /** Direct bytes a batch's columns hold: values, offsets, and a byte per entry of validity or levels. */
+  private static long bytesOf(ColumnBatch[] columns) {
+    long bytes = 0;
+    for (ColumnBatch c : columns) {
+      bytes += c.values().byteSize() + (long) c.entryCount() * ((c.validity() != null ? 1 : 0)
+          + (c.definitionLevels() != null ? 1 : 0) + (c.repetitionLevels() != null ? 1 : 0));
+    }
+    return bytes;
+  }
+
+  /** Bytes of the largest batch returned so far (0 before the first). */
+  long batchBytes() {
+    return batchBytes;
+  }
+
+  private void giveBackPending() {
+    context.readAhead().giveBack(pendingTaken);
+    pendingTaken = 0;
+  }
+
   /** Whether rows are left for another batch. */
   public boolean hasNext() {
     return nextStart() >= 0;
@@ -418,16 +450,29 @@ final class RowGroupScanner implements AutoCloseable {
 
   /**
    * Starts decoding the next batch on the decode pool, for {@link #next} to collect, when the
-   * options ask for decoding ahead and rows remain. The caller must be done with the last batch:
-   * its columns' buffers are decoded into again.
+   * options ask for decoding ahead and rows remain, and a batch as large as the largest so far fits
+   * the shared {@link ReadAheadAllowance} (inside Drill the current batch lives on in Drill's vectors
+   * meanwhile, so a batch decoded ahead is one more batch of memory). The caller must be done with the
+   * last batch: its columns' buffers are decoded into again.
    */
   public void decodeAhead() {
+    decodeAhead(batchBytes);
+  }
+
+  /** As {@link #decodeAhead()}, expecting the batch to take {@code expectedBytes} (a new row group's first batch). */
+  void decodeAhead(long expectedBytes) {
     if (pending != null || late != null || !context.options().decode().decodeAhead() || !decoder.parallel()) {
       return; // late materialization decides batch by batch what to decode
     }
     long start = nextStart();
-    if (start >= 0) {
-      pending = decoder.submit(null, true, start, (int) Math.min(batchRows, ranges.to(rangeIndex) - start));
+    if (start >= 0 && context.readAhead().tryTake(expectedBytes)) {
+      try {
+        pending = decoder.submit(null, true, start, (int) Math.min(batchRows, ranges.to(rangeIndex) - start));
+      } catch (RuntimeException | Error e) {
+        context.readAhead().giveBack(expectedBytes);
+        throw e;
+      }
+      pendingTaken = expectedBytes;
     }
   }
 
@@ -444,6 +489,7 @@ final class RowGroupScanner implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
       pending = null;
+      giveBackPending();
     }
     RuntimeException first = null;
     for (ColumnChunkReader r : readers) {

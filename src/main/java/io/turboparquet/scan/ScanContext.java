@@ -19,10 +19,12 @@ import org.apache.hadoop.fs.FileSystem;
  * buffer. Contexts made by {@link #withOptions} share the signal.
  *
  * <p>{@code decryption} gives encrypted files' keys ({@link DecryptionKeys#NONE} by default).
+ * {@code readAhead} bounds the row groups read ahead by all scans sharing it (inside Drill: a
+ * drillbit's); unlimited unless {@link #withReadAhead} says otherwise.
  */
 public record ScanContext(FileSystem fileSystem, ScanOptions options, BufferSource buffers,
     ExecutorService scanPool, ExecutorService decodePool, ScanMetrics metrics, Cancellation cancellation,
-    DecryptionKeys decryption) {
+    DecryptionKeys decryption, ReadAheadAllowance readAhead) {
 
   public ScanContext(FileSystem fileSystem, ScanOptions options, BufferSource buffers, ExecutorService scanPool,
       ExecutorService decodePool, ScanMetrics metrics) {
@@ -31,7 +33,8 @@ public record ScanContext(FileSystem fileSystem, ScanOptions options, BufferSour
 
   public ScanContext(FileSystem fileSystem, ScanOptions options, BufferSource buffers, ExecutorService scanPool,
       ExecutorService decodePool, ScanMetrics metrics, Cancellation cancellation) {
-    this(fileSystem, options, buffers, scanPool, decodePool, metrics, cancellation, DecryptionKeys.NONE);
+    this(fileSystem, options, buffers, scanPool, decodePool, metrics, cancellation, DecryptionKeys.NONE,
+        ReadAheadAllowance.unlimited());
   }
 
   public ScanContext {
@@ -41,6 +44,7 @@ public record ScanContext(FileSystem fileSystem, ScanOptions options, BufferSour
     Objects.requireNonNull(metrics, "metrics");
     Objects.requireNonNull(cancellation, "cancellation");
     Objects.requireNonNull(decryption, "decryption");
+    Objects.requireNonNull(readAhead, "readAhead");
     if (options.io().asyncPageReads() && scanPool == null) {
       throw new IllegalArgumentException("async page reads need a scan pool");
     }
@@ -55,12 +59,19 @@ public record ScanContext(FileSystem fileSystem, ScanOptions options, BufferSour
 
   /** The same resources and metrics with other options (e.g. a row group's batch size). */
   public ScanContext withOptions(ScanOptions other) {
-    return new ScanContext(fileSystem, other, buffers, scanPool, decodePool, metrics, cancellation, decryption);
+    return new ScanContext(fileSystem, other, buffers, scanPool, decodePool, metrics, cancellation, decryption,
+        readAhead);
   }
 
   /** The same context reading encrypted files with the keys {@code keys} gives. */
   public ScanContext withDecryption(DecryptionKeys keys) {
-    return new ScanContext(fileSystem, options, buffers, scanPool, decodePool, metrics, cancellation, keys);
+    return new ScanContext(fileSystem, options, buffers, scanPool, decodePool, metrics, cancellation, keys, readAhead);
+  }
+
+  /** The same context whose row groups read ahead count against {@code shared}, with other scans'. */
+  public ScanContext withReadAhead(ReadAheadAllowance shared) {
+    return new ScanContext(fileSystem, options, buffers, scanPool, decodePool, metrics, cancellation, decryption,
+        shared);
   }
 
   /** Asks the scan to stop (any thread): its decoding fails at its next batch. */

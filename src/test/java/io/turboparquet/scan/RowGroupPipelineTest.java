@@ -128,6 +128,79 @@ class RowGroupPipelineTest {
   }
 
   @Test
+  void scansSharingAReadAheadAllowanceReadAheadOnlyWhatItHasRoomFor() throws IOException {
+    List<String> expected = ParquetJavaDigest.digest(List.of(first, second), COLUMNS);
+    try (ScanHarness harness = new ScanHarness()) {
+      TrackingBufferSource buffers = new TrackingBufferSource();
+      List<RowGroupRead> reads = reads(harness.context(options(1L << 30), buffers, new ScanMetrics()), COLUMNS);
+      long largest = reads.stream()
+          .mapToLong(r -> RowGroupFetch.projectedBytes(r.metadata(), r.rowGroup(), r.projection())).max().getAsLong();
+      ReadAheadAllowance shared = new ReadAheadAllowance(largest * 3 / 2); // room for one row group ahead
+      ScanMetrics firstMetrics = new ScanMetrics();
+      ScanMetrics secondMetrics = new ScanMetrics();
+      try (RowGroupPipeline a = new RowGroupPipeline(
+              harness.context(options(1L << 30), buffers, firstMetrics).withReadAhead(shared), reads);
+          RowGroupPipeline b = new RowGroupPipeline(
+              harness.context(options(1L << 30), buffers, secondMetrics).withReadAhead(shared), reads)) {
+        assertTrue(a.open(0));
+        assertEquals(1, firstMetrics.prefetchedRowGroups()); // the memory budget alone would allow four
+        assertTrue(shared.held() > 0);
+        assertTrue(b.open(0));
+        assertEquals(0, secondMetrics.prefetchedRowGroups()); // the first scan holds all there is
+        assertTrue(a.open(1)); // row group 1's turn gives its bytes back, and row group 2 is read ahead
+        assertEquals(2, firstMetrics.prefetchedRowGroups());
+      }
+      assertEquals(0, shared.held());
+      assertEquals(0, buffers.outstanding());
+      // Read to the end under the allowance: the same values, every byte given back.
+      ScanMetrics metrics = new ScanMetrics();
+      try (RowGroupPipeline pipeline = new RowGroupPipeline(
+          harness.context(options(1L << 30), buffers, metrics).withReadAhead(shared), reads)) {
+        assertEquals(expected, digest(pipeline, reads.get(0).projection()));
+      }
+      // Batches decoded ahead share the allowance, so some row groups are read at their turn.
+      assertTrue(metrics.prefetchedRowGroups() > 0 && metrics.prefetchedRowGroups() < reads.size() - 1,
+          "read ahead: " + metrics.prefetchedRowGroups());
+      assertEquals(0, shared.held());
+      assertEquals(0, buffers.outstanding());
+    }
+  }
+
+  @Test
+  void aBatchDecodedAheadHoldsTheAllowanceUntilItIsCollected() throws IOException {
+    try (ScanHarness harness = new ScanHarness()) {
+      TrackingBufferSource buffers = new TrackingBufferSource();
+      List<RowGroupRead> reads = reads(harness.context(options(1L << 30), buffers, new ScanMetrics()), COLUMNS);
+      ReadAheadAllowance shared = new ReadAheadAllowance(1L << 30);
+      try (RowGroupPipeline pipeline = new RowGroupPipeline(
+          harness.context(options(1L << 30), buffers, new ScanMetrics()).withReadAhead(shared), reads)) {
+        assertTrue(pipeline.open(0));
+        long readAhead = shared.held();
+        assertTrue(readAhead > 0);
+        Batch batch = pipeline.next();
+        long batchBytes = 8L * batch.rows() * COLUMNS.size(); // INT64 columns
+        pipeline.decodeAhead();
+        assertTrue(shared.held() >= readAhead + batchBytes, shared.held() + " held, " + readAhead + " read ahead");
+        assertTrue(pipeline.next() != null); // collected: the batch is the consumer's now
+        assertEquals(readAhead, shared.held());
+        pipeline.decodeAhead();
+      }
+      assertEquals(0, shared.held()); // closing with a batch decoding ahead gives it back too
+      assertEquals(0, buffers.outstanding());
+      // With no room for anything ahead, nothing is read or decoded ahead, and the values stay right.
+      ReadAheadAllowance none = new ReadAheadAllowance(0);
+      ScanMetrics metrics = new ScanMetrics();
+      try (RowGroupPipeline pipeline = new RowGroupPipeline(
+          harness.context(options(1L << 30), buffers, metrics).withReadAhead(none), reads)) {
+        assertEquals(ParquetJavaDigest.digest(List.of(first, second), COLUMNS),
+            digest(pipeline, reads.get(0).projection()));
+      }
+      assertEquals(0, metrics.prefetchedRowGroups());
+      assertEquals(0, buffers.outstanding());
+    }
+  }
+
+  @Test
   void readsAheadFourRowGroupsAndMoreWhileTheyHoldFewerThanPrefetchBytes() throws IOException {
     // Row groups of about 6 MiB: four ahead hold less than PREFETCH_BYTES (32 MiB), so more are read
     // ahead until they hold at least that much, never past MAX_PREFETCH_DEPTH nor the budget.

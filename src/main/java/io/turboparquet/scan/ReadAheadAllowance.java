@@ -1,0 +1,62 @@
+package io.turboparquet.scan;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Bytes that all scans sharing this allowance may hold ahead of their consumer: row groups read
+ * ahead of their turn ({@link RowGroupPipeline}'s prefetch) and batches decoded ahead
+ * ({@link RowGroupScanner#decodeAhead}). Inside Drill all scans of a drillbit share one. A scan's own
+ * {@code memoryBudget} bounds one scan; this bounds the sum, which with many concurrent queries set
+ * the drillbit's peak (each scan read up to 32 MiB ahead, most of a small file). What finds no room
+ * is read or decoded at its turn instead, so a scan alone keeps its full read-ahead and scans under
+ * concurrency share it.
+ */
+public final class ReadAheadAllowance {
+  private static final ReadAheadAllowance UNLIMITED = new ReadAheadAllowance(Long.MAX_VALUE);
+
+  private final long limit;
+  private final AtomicLong held = new AtomicLong();
+
+  public ReadAheadAllowance(long limit) {
+    if (limit < 0) {
+      throw new IllegalArgumentException("negative read-ahead allowance " + limit);
+    }
+    this.limit = limit;
+  }
+
+  /** An allowance that never says no: a scan on its own (the CLI, tests). */
+  public static ReadAheadAllowance unlimited() {
+    return UNLIMITED;
+  }
+
+  /** Takes {@code bytes} if they fit beside what is held; false, taking nothing, otherwise. */
+  boolean tryTake(long bytes) {
+    if (limit == Long.MAX_VALUE) {
+      return true;
+    }
+    long now;
+    do {
+      now = held.get();
+      if (now + bytes > limit) {
+        return false;
+      }
+    } while (!held.compareAndSet(now, now + bytes));
+    return true;
+  }
+
+  /** Gives back bytes {@link #tryTake} took. */
+  void giveBack(long bytes) {
+    if (limit != Long.MAX_VALUE) {
+      held.addAndGet(-bytes);
+    }
+  }
+
+  /** Bytes taken now. */
+  public long held() {
+    return held.get();
+  }
+
+  public long limit() {
+    return limit;
+  }
+}
