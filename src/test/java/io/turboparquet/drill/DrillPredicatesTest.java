@@ -106,16 +106,26 @@ class DrillPredicatesTest {
 
   @Test
   void andDropsWhatItCannotTranslateAndKeepsTheRest() {
-    assertEquals("i32 > 3", of("booleanAnd(like(`s`, 'x1%') , greater_than(`i32`, 3) )"));
+    assertEquals("i32 > 3", of("booleanAnd(like(`s`, 'x_1') , greater_than(`i32`, 3) )"));
     assertEquals("i32 >= 3 AND i32 <= 7 AND s = 'x'",
         of("booleanAnd(booleanAnd(greater_than_or_equal_to(`i32`, 3), less_than_or_equal_to(`i32`, 7)), "
             + "not(`b`), equal(upper(`s`), 'X'), equal(`s`, 'x'))"));
-    assertNull(of("booleanAnd(like(`s`, 'x1%'), not(`b`))"), "nothing left");
+    assertNull(of("booleanAnd(like(`s`, 'x_1'), not(`b`))"), "nothing left");
+  }
+
+  @Test
+  void likeIsTranslatedWhereDrillMatchesBytes() {
+    assertEquals("s LIKE '%x1%'", of("like(`s`, '%x1%')"));
+    assertEquals("s >= 'x1' AND s < 'x2'", of("like(`s`, 'x1%')"));
+    assertEquals("s = 'x1'", of("like(`s`, 'x1')"));
+    assertNull(of("like(`s`, 'x%1%')"), "Drill's regular expression");
+    assertNull(of("like(`s`, 'x_')"), "a character, not bytes");
+    assertNull(of("like(`i32`, '1%')"), "not a VARCHAR column");
   }
 
   @Test
   void orNeedsEveryTermAndEqualitiesOfOneColumnBecomeIn() {
-    assertNull(of("booleanOr(like(`s`, 'x1%') , greater_than(`i32`, 3) )"));
+    assertNull(of("booleanOr(like(`s`, 'x_1') , greater_than(`i32`, 3) )"));
     assertNull(of("booleanOr(equal(`i32`, 3), equal(`nope`, 4))"), "a column the file lacks");
     assertEquals("i32 IN (1, 7, 42)", of("booleanOr(equal(`i32`, 1) , equal(`i32`, 7) , equal(`i32`, 42) )"));
     assertEquals("s IN ('a', 'b', 'c')", of("booleanOr(equal(`s`, 'a'), booleanOr(equal('b', `s`), equal(`s`, 'c')))"));
@@ -123,7 +133,7 @@ class DrillPredicatesTest {
     assertEquals("i32 IS NULL OR i32 = 5", of("booleanOr(isnull(`i32`) , equal(`i32`, 5) )"));
     assertEquals("(i32 > 1 OR s = 'a') AND i64 < 0",
         of("booleanAnd(booleanOr(greater_than(`i32`, 1), equal(`s`, 'a')), less_than(`i64`, 0), "
-            + "booleanOr(`b`, like(`s`, 'a%')))"));
+            + "booleanOr(`b`, like(`s`, 'a_')))"));
     assertEquals("(i32 >= 1 AND i32 <= 2) OR i32 = 9",
         of("booleanOr(booleanAnd(greater_than_or_equal_to(`i32`, 1), less_than_or_equal_to(`i32`, 2)), "
             + "equal(`i32`, 9))"));

@@ -293,7 +293,7 @@ public class GeospatialTest {
           filter)) {
         for (Batch batch; (batch = scanner.next()) != null; ) {
           for (int i = 0; i < batch.rows(); i++) {
-            out.add(groupStart[batch.rowGroup()] + batch.firstRow() + i);
+            out.add(groupStart[batch.rowGroup()] + batch.row(i));
           }
         }
       }
