@@ -26,6 +26,8 @@ import io.netty.util.internal.PlatformDependent;
  *   <li>{@code BitUnpacker}'s in-place unpacking reads groups whose bytes the run header proved
  *       to lie in the section, and 8 bytes past them only where the buffer has them.
  *   <li>{@code ValueSink.appendBinary} checks the source range itself.
+ *   <li>{@code ValueSink.keepSlots} moves slots below the position, {@code keepBytes} bytes
+ *       below the buffer's capacity: both check every slot first.
  * </ul>
  */
 final class Memory {
@@ -57,6 +59,38 @@ final class Memory {
 
   static void copy(long from, long to, long length) {
     PlatformDependent.copyMemory(from, to, length);
+  }
+
+  static byte getByte(long address) {
+    return PlatformDependent.getByte(address);
+  }
+
+  static void putByte(long address, byte value) {
+    PlatformDependent.putByte(address, value);
+  }
+
+  /**
+   * Copies {@code length} bytes to a lower address, the ranges possibly overlapping. A short move is
+   * a forward loop of longs, each read before the write that could reach it, since copyMemory's
+   * fixed cost dominates a few bytes. It rounds the length up to whole longs when that is safe, so
+   * that values of varying short lengths take the same path: the source has the bytes up to
+   * {@code fromLimit}, and the move goes down by at least 8, so the bytes written past the value
+   * are ones already read.
+   */
+  static void moveDown(long from, long to, int length, long fromLimit) {
+    int rounded = (length + 7) & ~7;
+    if (length > 64) {
+      PlatformDependent.copyMemory(from, to, length);
+      return;
+    }
+    int whole = from - to >= 8 && from + rounded <= fromLimit ? rounded : length & ~7;
+    int k = 0;
+    for (; k < whole; k += 8) {
+      PlatformDependent.putLong(to + k, PlatformDependent.getLong(from + k));
+    }
+    for (; k < length; k++) {
+      PlatformDependent.putByte(to + k, PlatformDependent.getByte(from + k));
+    }
   }
 
   /** Bytes {@link #copyShort} copies. */

@@ -310,41 +310,114 @@ public final class ValueSink implements AutoCloseable {
   }
 
   /**
-   * Keeps only the slots of the runs {@code [starts[i], ends[i])} (ascending, apart, within the
-   * position), moved to the front in order, one bulk move per run. Moves only go down, so the
-   * buffers are rewritten in place.
+   * Keeps only slots {@code slots[0..n)} (ascending, below the position), moved to the front in
+   * order, in place: slot {@code i} is written after every slot at or below it was read.
    */
-  public void keepRuns(int[] starts, int[] ends, int runs) {
-    int out = 0;
-    int outBytes = 0;
-    for (int i = 0; i < runs; i++) {
-      int from = starts[i];
-      int to = ends[i];
-      if (from < (i == 0 ? 0 : ends[i - 1] + 1) || to <= from || to > position) {
-        throw new IllegalArgumentException("run [" + from + ", " + to + ") of " + position + " slots");
-      }
-      int n = to - from;
-      if (width != VARIABLE) {
-        if (out != from) {
-          values.setBytes(out * width, values, from * width, n * width);
-        }
-      } else {
-        int start = offsets.getIntLE(from << 2);
-        int bytes = offsets.getIntLE(to << 2) - start;
-        if (bytes > 0 && outBytes != start) {
-          values.setBytes(outBytes, values, start, bytes);
-        }
-        int shift = outBytes - start;
-        for (int k = 1; k <= n; k++) { // entry out + k is at or below from + k, read before it is written
-          offsets.setIntLE((out + k) << 2, offsets.getIntLE((from + k) << 2) + shift);
-        }
-        outBytes += bytes;
-      }
-      out += n;
-    }
-    position = out;
+  public void keepSlots(int[] slots, int n) {
+    checkSlots(slots, n, position);
     if (width == VARIABLE) {
-      dataLength = outBytes;
+      keepVariable(slots, n);
+    } else if (valuesAddress == 0) {
+      for (int i = 0; i < n; i++) {
+        values.setBytes(i * width, values, slots[i] * width, width);
+      }
+    } else {
+      long at = valuesAddress;
+      switch (width) {
+        case 1 -> {
+          for (int i = 0; i < n; i++) {
+            Memory.putByte(at + i, Memory.getByte(at + slots[i]));
+          }
+        }
+        case 4 -> {
+          for (int i = 0; i < n; i++) {
+            Memory.putInt(at + 4L * i, Memory.getInt(at + 4L * slots[i]));
+          }
+        }
+        case 8 -> {
+          for (int i = 0; i < n; i++) {
+            Memory.putLong(at + 8L * i, Memory.getLong(at + 8L * slots[i]));
+          }
+        }
+        default -> {
+          for (int i = 0; i < n; i++) {
+            Memory.moveDown(at + (long) width * slots[i], at + (long) width * i, width, at + valuesCapacity);
+          }
+        }
+      }
+    }
+    position = n;
+  }
+
+  /**
+   * Slot by slot, without looking for runs: kept slots come in runs of a row or two under a filter
+   * that keeps half the rows, and a search for runs costs more than it saves. The offset written
+   * for slot {@code i + 1} is at or below the next slot's, read already, or unchanged.
+   */
+  private void keepVariable(int[] slots, int n) {
+    int out = 0;
+    long limit = valuesAddress + valuesCapacity;
+    for (int i = 0; i < n; i++) {
+      int slot = slots[i];
+      int start = offset(slot);
+      int bytes = offset(slot + 1) - start;
+      if (out != start) {
+        if (valuesAddress != 0) {
+          Memory.moveDown(valuesAddress + start, valuesAddress + out, bytes, limit);
+        } else {
+          values.setBytes(out, values, start, bytes);
+        }
+      }
+      out += bytes;
+      setOffset(i + 1, out);
+    }
+    dataLength = out;
+  }
+
+  /**
+   * {@link #keepSlots} for a buffer of one byte per slot (validity, definition levels) of more than
+   * the last slot kept: moves the kept bytes to its front and returns how many of them are not zero.
+   */
+  public static int keepBytes(ByteBuf perSlot, int[] slots, int n) {
+    checkSlots(slots, n, perSlot.capacity());
+    long at = Memory.address(perSlot);
+    int nonZero = 0;
+    for (int i = 0; i < n; i++) {
+      byte b = at != 0 ? Memory.getByte(at + slots[i]) : perSlot.getByte(slots[i]);
+      if (at != 0) {
+        Memory.putByte(at + i, b);
+      } else {
+        perSlot.setByte(i, b);
+      }
+      nonZero += b != 0 ? 1 : 0;
+    }
+    return nonZero;
+  }
+
+  /** Checks that slots {@code [0, n)} ascend from 0 up and stay below {@code limit}, before unchecked moves. */
+  private static void checkSlots(int[] slots, int n, int limit) {
+    if (n < 0 || n > slots.length) {
+      throw new IllegalArgumentException(n + " slots of " + slots.length);
+    }
+    int previous = -1;
+    for (int i = 0; i < n; i++) {
+      int slot = slots[i];
+      if (slot <= previous || slot >= limit) {
+        throw new IllegalArgumentException("slot " + slot + " after " + previous + ", of " + limit);
+      }
+      previous = slot;
+    }
+  }
+
+  private int offset(int slot) {
+    return offsetsAddress != 0 ? Memory.getInt(offsetsAddress + ((long) slot << 2)) : offsets.getIntLE(slot << 2);
+  }
+
+  private void setOffset(int slot, int offset) {
+    if (offsetsAddress != 0) {
+      Memory.putInt(offsetsAddress + ((long) slot << 2), offset);
+    } else {
+      offsets.setIntLE(slot << 2, offset);
     }
   }
 

@@ -82,26 +82,14 @@ final class BatchFilter {
 
   /**
    * Judges rows {@code [0, rows)} of {@code columns} (which hold at least the filter's columns)
-   * into {@code selection}: the rows that may match, as runs.
+   * into {@code selection}: the rows that may match.
    */
   void select(ColumnBatch[] columns, int rows, RowSelection selection) {
     selection.clear(rows);
     for (int block = 0; block < rows; block += BLOCK) {
       int end = Math.min(rows, block + BLOCK);
       root.judge(columns, block, end, mask);
-      int r = block;
-      while (r < end) {
-        while (r < end && !mask[r - block]) {
-          r++;
-        }
-        int from = r;
-        while (r < end && mask[r - block]) {
-          r++;
-        }
-        if (r > from) {
-          selection.add(from, r);
-        }
-      }
+      selection.add(block, mask, end - block);
     }
   }
 

@@ -70,11 +70,18 @@ final class RowGroupScanner implements AutoCloseable {
   /** Bytes of the largest batch returned: what a batch decoded ahead is expected to take. */
   private long batchBytes;
   /**
-   * The filter judged on each batch's rows, which the batch is compacted to ({@link RowSelection}).
-   * Null when off (the option of late materialization) or impossible (see {@link BatchFilter#of}).
+   * The filter judged on each batch's rows; a batch of which it keeps at most half is compacted to
+   * them ({@link RowSelection}), one of which it keeps more is handed on whole, for the engine's
+   * own filter: gathering most of a batch costs more than the engine saves on the few rows dropped.
+   * Null when off (the option of late materialization) or impossible (see {@link BatchFilter#of}),
+   * and for the rest of the row group once the first {@link #JUDGE_TRIAL_BATCHES} batches judged
+   * were all handed on whole.
    */
-  private final BatchFilter rowFilter;
+  private BatchFilter rowFilter;
   private final RowSelection selection = new RowSelection();
+  private int batchesJudged;
+  private boolean anyCompacted;
+  private static final int JUDGE_TRIAL_BATCHES = 8;
   /**
    * Late materialization: the filter's columns are decoded first, the others only for the rows
    * from a batch's first candidate row to its last. Null when there is no row filter or no column
@@ -302,20 +309,26 @@ final class RowGroupScanner implements AutoCloseable {
       rowsDone = start + rows;
       batchBytes = Math.max(batchBytes, bytesOf(columns)); // before compaction: what decoding the batch held
       if (rowFilter == null) {
-        return new Batch(rowGroup.index(), start, rows, Arrays.asList(columns), null);
+        return new Batch(rowGroup.index(), start, rows, Arrays.asList(columns), null, false);
       }
       rowFilter.select(columns, rows, selection);
       int kept = selection.selected();
+      boolean compact = 2 * kept <= rows;
+      anyCompacted |= compact;
+      if (++batchesJudged == JUDGE_TRIAL_BATCHES && !anyCompacted) {
+        rowFilter = null;
+      }
+      if (!compact) {
+        return new Batch(rowGroup.index(), start, rows, Arrays.asList(columns), null, kept == rows);
+      }
       context.metrics().addFilteredRows(rows - kept);
       if (kept == 0) {
         continue;
       }
-      if (kept < rows) {
-        for (ColumnBatch c : columns) {
-          selection.compact(c);
-        }
+      for (ColumnBatch c : columns) {
+        selection.compact(c);
       }
-      return new Batch(rowGroup.index(), start, kept, Arrays.asList(columns), kept < rows ? selection.copy() : null);
+      return new Batch(rowGroup.index(), start, kept, Arrays.asList(columns), selection.copy(), true);
     }
   }
 

@@ -1,43 +1,44 @@
 package io.turboparquet.scan;
 
 import io.netty.buffer.ByteBuf;
+import io.turboparquet.decode.ValueSink;
 import java.util.Arrays;
 
 /**
- * The rows of a batch that a filter keeps, as ascending runs {@code [start, end)} of its rows, and
- * the compaction of the batch's flat columns to them, in place: the engine then gets only those
- * rows, so that its own filter and the operators above it see fewer. Runs rather than a list of
- * rows, because a selection is either sparse (few runs) or dense with long runs, and both move in
- * one bulk copy per run. Reused batch after batch by its scanner.
+ * The rows of a batch that a filter keeps, as their ascending indices, and the compaction of the
+ * batch's flat columns to them, in place: the engine then gets only those rows, so that its own
+ * filter and the operators above it see fewer. Indices rather than runs: a filter that keeps half
+ * the rows keeps them in runs of a row or two, whose lengths no branch predicts, while a list
+ * built and gathered without branches costs the same whatever the pattern. Reused batch after
+ * batch by its scanner.
  */
 final class RowSelection {
-  private int[] starts = new int[16];
-  private int[] ends = new int[16];
-  private int runs;
+  private int[] rows = new int[BatchFilter.BLOCK];
   private int selected;
   private int span;
 
   /** Starts a selection over a batch of {@code span} rows, none kept yet. */
   void clear(int span) {
     this.span = span;
-    runs = 0;
     selected = 0;
+    if (rows.length < span) {
+      rows = new int[span];
+    }
   }
 
-  /** Keeps rows {@code [from, to)}, which come after every row kept so far. */
-  void add(int from, int to) {
-    if (runs > 0 && ends[runs - 1] == from) {
-      ends[runs - 1] = to;
-    } else {
-      if (runs == starts.length) {
-        starts = Arrays.copyOf(starts, 2 * runs);
-        ends = Arrays.copyOf(ends, 2 * runs);
-      }
-      starts[runs] = from;
-      ends[runs] = to;
-      runs++;
+  /** Keeps each row {@code first + i} whose {@code mask[i]} is set, {@code i < n}; rows come in ascending order. */
+  void add(int first, boolean[] mask, int n) {
+    if (first < (selected == 0 ? 0 : rows[selected - 1] + 1) || first + n > span) {
+      throw new IllegalArgumentException("rows [" + first + ", " + (first + n) + ") of " + span + " after "
+          + (selected == 0 ? "none" : "row " + rows[selected - 1]));
     }
-    selected += to - from;
+    int[] rows = this.rows;
+    int kept = selected;
+    for (int i = 0; i < n; i++) {
+      rows[kept] = first + i;
+      kept += mask[i] ? 1 : 0;
+    }
+    selected = kept;
   }
 
   /** Rows kept. */
@@ -45,17 +46,10 @@ final class RowSelection {
     return selected;
   }
 
-  /** Rows of the batch the selection is over. */
-  int span() {
-    return span;
-  }
-
   /** This selection as it is now, for a batch to keep after the scanner has moved on. */
   RowSelection copy() {
     RowSelection c = new RowSelection();
-    c.starts = Arrays.copyOf(starts, runs);
-    c.ends = Arrays.copyOf(ends, runs);
-    c.runs = runs;
+    c.rows = Arrays.copyOf(rows, selected);
     c.selected = selected;
     c.span = span;
     return c;
@@ -63,13 +57,7 @@ final class RowSelection {
 
   /** The batch row (before compaction) of kept row {@code i}. */
   int rowAt(int i) {
-    int run = 0;
-    int before = 0;
-    while (before + ends[run] - starts[run] <= i) {
-      before += ends[run] - starts[run];
-      run++;
-    }
-    return starts[run] + i - before;
+    return rows[i];
   }
 
   /**
@@ -81,31 +69,12 @@ final class RowSelection {
       throw new IllegalStateException("compacting " + batch.rowCount() + " rows of " + batch.column().dottedPath()
           + (batch.column().isFlat() ? "" : " (nested)") + " to a selection over " + span);
     }
-    batch.values().keepRuns(starts, ends, runs);
+    batch.values().keepSlots(rows, selected);
     ByteBuf validity = batch.validity();
-    int nonNull = selected;
-    if (validity != null) {
-      compactBytes(validity);
-      nonNull = 0;
-      for (int r = 0; r < selected; r++) {
-        nonNull += validity.getByte(r) != 0 ? 1 : 0;
-      }
-    }
+    int nonNull = validity != null ? ValueSink.keepBytes(validity, rows, selected) : selected;
     if (batch.definitionLevels() != null) {
-      compactBytes(batch.definitionLevels());
+      ValueSink.keepBytes(batch.definitionLevels(), rows, selected);
     }
     batch.set(selected, selected, nonNull, validity, null, batch.definitionLevels());
-  }
-
-  /** One byte per row, the kept ones moved to the front. */
-  private void compactBytes(ByteBuf perRow) {
-    int out = 0;
-    for (int i = 0; i < runs; i++) {
-      int n = ends[i] - starts[i];
-      if (out != starts[i]) {
-        perRow.setBytes(out, perRow, starts[i], n);
-      }
-      out += n;
-    }
   }
 }

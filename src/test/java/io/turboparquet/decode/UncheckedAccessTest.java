@@ -208,4 +208,77 @@ class UncheckedAccessTest {
     }
     assertTrue(direct.peakBytes() < 1 << 20, "peak direct bytes " + direct.peakBytes());
   }
+
+  /**
+   * Keeping slots moves them down in place, in every width and with runs of every length (the
+   * short moves that round up to whole longs, the long ones that copy): the kept values and
+   * per-slot bytes, in order, and nothing else; a selection that does not ascend within the
+   * position is refused before anything moves.
+   */
+  @ParameterizedTest
+  @EnumSource(Memory.class)
+  void keptSlotsMoveToTheFrontInPlace(Memory memory) {
+    java.util.SplittableRandom random = new java.util.SplittableRandom(41);
+    for (int width : new int[] {1, 2, 4, 8, 12, 16, ValueSink.VARIABLE}) {
+      for (double density : new double[] {0.02, 0.5, 0.98}) {
+        int n = 3_000;
+        List<byte[]> values = new ArrayList<>();
+        try (ValueSink sink = new ValueSink(source(memory), width)) {
+          for (int i = 0; i < n; i++) {
+            byte[] v = new byte[width > 0 ? width : random.nextInt(i % 50 == 0 ? 200 : 20)];
+            random.nextBytes(v);
+            values.add(v);
+            if (width > 0) {
+              sink.reserve(1).setBytes(sink.writeIndex(), v);
+              sink.advance(1);
+            } else {
+              sink.appendBinary(v, 0, v.length);
+            }
+          }
+          ByteBuf perSlot = source(memory).buffer(n);
+          byte[] bytes = new byte[n];
+          for (int i = 0; i < n; i++) {
+            bytes[i] = (byte) (random.nextInt(3) == 0 ? 0 : 1 + random.nextInt(200));
+          }
+          perSlot.setBytes(0, bytes);
+          int[] slots = new int[n];
+          int kept = 0;
+          for (int i = 0; i < n; i++) {
+            if (random.nextDouble() < density) {
+              slots[kept++] = i;
+            }
+          }
+          sink.keepSlots(slots, kept);
+          int nonZero = ValueSink.keepBytes(perSlot, slots, kept);
+          String what = memory + " width " + width + " density " + density;
+          assertEquals(kept, sink.position(), what);
+          int expectedNonZero = 0;
+          for (int i = 0; i < kept; i++) {
+            byte[] expected = values.get(slots[i]);
+            byte[] got = new byte[expected.length];
+            if (width > 0) {
+              sink.values().getBytes(i * width, got);
+            } else {
+              int start = sink.offsets().getIntLE(i << 2);
+              assertEquals(expected.length, sink.offsets().getIntLE((i + 1) << 2) - start, what + " slot " + i);
+              sink.values().getBytes(start, got);
+            }
+            assertArrayEquals(expected, got, what + " slot " + i + " (was " + slots[i] + ")");
+            assertEquals(bytes[slots[i]], perSlot.getByte(i), what + " byte " + i);
+            expectedNonZero += bytes[slots[i]] != 0 ? 1 : 0;
+          }
+          assertEquals(expectedNonZero, nonZero, what);
+          if (width < 0) {
+            assertEquals(sink.offsets().getIntLE(kept << 2), sink.dataLength(), what);
+          }
+          int position = sink.position();
+          assertThrows(IllegalArgumentException.class, () -> sink.keepSlots(new int[] {1, 1}, 2));
+          assertThrows(IllegalArgumentException.class, () -> sink.keepSlots(new int[] {0, position}, 2));
+          assertThrows(IllegalArgumentException.class, () -> ValueSink.keepBytes(perSlot, new int[] {-1}, 1));
+          assertEquals(position, sink.position(), what + ": a refused selection moved nothing");
+          perSlot.release();
+        }
+      }
+    }
+  }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turboparquet.filter.Predicate;
 import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.FooterOptions;
 import io.turboparquet.io.TrackingBufferSource;
 import io.turboparquet.scan.PageIndexSkippingTest.Oracle;
 import io.turboparquet.scan.PageIndexSkippingTest.Rows;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Late materialization alone (no page index, no pruning): the filter's columns are decoded first,
  * a batch without a candidate row is neither returned nor decoded in its other columns, and the
- * batches returned hold only the rows the filter keeps. Checked against the full scan for random
+ * batches the filter keeps at most half of are compacted to the rows it keeps. Checked against the full scan for random
  * filters (every matching row returned and no other that the filter can judge, every returned row
  * with the full scan's values, the skipped and filtered rows counted), in the read modes of the
  * page-index tests and with byte-limited batches (where columns end batches at different rows and
@@ -161,5 +162,36 @@ class LateMaterializationTest {
       assertEquals(0, metrics.lateSkippedRows());
       assertEquals(0, buffers.outstanding());
     }
+  }
+
+  /**
+   * The scan drops the rows its filter rules out only from batches of which it keeps at most half;
+   * a batch it keeps more of goes on whole, and once the first eight batches of a row group all
+   * did, the rest of it is not judged. (Only the filter's column is projected, so late
+   * materialization has nothing to pass over.)
+   */
+  @Test
+  void onlyBatchesTheFilterKeepsAtMostHalfOfAreCompacted() throws IOException {
+    Path sorted = dir.resolve("sorted-dense.parquet");
+    PageIndexFiles.writeSorted(sorted, 20_000, 1_000); // one row group, batches of 1,000: 20
+    ScanOptions options = MODES.get(0).toBuilder().batchSize(1_000).build();
+    List<String> key = List.of("key");
+    // Batches 1-8 keep every row: judging stops, and the one match in batch 13 comes with its batch.
+    Rows dense = PageIndexSkippingTest.scan(sorted, key, Predicate.parse("key < 8000 OR key = 12345"), options,
+        FooterOptions.DEFAULT);
+    assertEquals(20_000, dense.rows().size());
+    assertEquals(0, dense.metrics().filteredRows());
+    // The first batch keeps one row: compacted, so judging goes on and every batch is judged.
+    Predicate sparseFirst = Predicate.parse("key = 100 OR (key >= 1000 AND key < 8000) OR key = 12345");
+    Rows exact = PageIndexSkippingTest.scan(sorted, key, sparseFirst, options, FooterOptions.DEFAULT);
+    assertEquals(7_002, exact.rows().size());
+    assertEquals(20_000 - 7_002, exact.metrics().filteredRows());
+    assertEquals(exact.rows().keySet(), exact.judged());
+    // A batch kept 60% goes on whole, one kept 50% is compacted.
+    Predicate mixed = Predicate.parse("key = 100 OR (key >= 1000 AND key < 1600) OR (key >= 2000 AND key < 2500)");
+    Rows half = PageIndexSkippingTest.scan(sorted, key, mixed, options, FooterOptions.DEFAULT);
+    assertEquals(1 + 1_000 + 500, half.rows().size());
+    assertEquals(20_000 - half.rows().size(), half.metrics().filteredRows());
+    assertEquals(half.rows().size() - 1_000, half.judged().size());
   }
 }
