@@ -117,9 +117,11 @@ final class DrillHome {
     Files.copy(Paths.get("conf", "storage-plugins-override.conf"), conf().resolve("storage-plugins-override.conf"));
     Files.copy(Paths.get("conf", "drill-override.conf"), conf().resolve("drill-override.conf"));
     String state = work().resolve("state").toString();
+    // Drill's default store, /tmp/drill, would be every drillbit's on the machine.
     appendConf("drill-override.conf", "# Test settings: local state under target/, no Web server.\n"
         + "drill.exec: {\n"
         + "  http.enabled: false,\n"
+        + "  sys.store.provider.local.path: \"" + state + "/store\",\n"
         + "  udf.directory.root: \"" + state + "/udf\",\n"
         + "  compile.code_dir: \"" + state + "/codegen\",\n"
         + "  spill.directories: [\"" + state + "/spill\"],\n"
