@@ -57,7 +57,7 @@ class GenerateHitsTest {
   void theDataTheQueriesLookFor(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("hits.parquet");
     GenerateHits.write(file, 20_000, 1 << 20, CompressionCodecName.SNAPPY, 36);
-    try (DuckDbHits duckDb = new DuckDbHits(file)) {
+    try (DuckDbOracle duckDb = DuckDbOracle.hits(file)) {
       List<Object> row = duckDb.rows("SELECT epochDays(MIN(EventDate)), epochDays(MAX(EventDate)), "
           + "COUNT(*) FILTER (WHERE CounterID = 62), COUNT(*) FILTER (WHERE SearchPhrase = ''), "
           + "COUNT(*) FILTER (WHERE UserID = 435090932899640449), "

@@ -5,7 +5,7 @@ import static org.junit.Assert.assertTrue;
 
 import io.turboparquet.clickbench.AnswerComparison;
 import io.turboparquet.clickbench.ClickBenchQueries;
-import io.turboparquet.clickbench.DuckDbHits;
+import io.turboparquet.clickbench.DuckDbOracle;
 import io.turboparquet.clickbench.GenerateHits;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -46,7 +46,7 @@ public class ClickBenchDrillTest extends ClusterTest {
     Map<Integer, String> turboDifferences = new TreeMap<>();
     List<Integer> builtInFailed = new ArrayList<>();
     int nonEmpty = 0;
-    try (DuckDbHits duckDb = new DuckDbHits(file)) {
+    try (DuckDbOracle duckDb = DuckDbOracle.hits(file)) {
       for (ClickBenchQueries.Query q : ClickBenchQueries.all()) {
         List<List<Object>> expected = duckDb.rows(q.duckDbSql());
         nonEmpty += expected.isEmpty() ? 0 : 1;

@@ -27,13 +27,16 @@ public final class ClickBenchQueries {
       {2}, {2}, {2}, {1}, {2}, {4}, {1}, {1}, {1}, {5}, // Q31-Q40
       {2}, {2}, {0}}; // Q41-Q43
   private static final Pattern LIMIT = Pattern.compile("LIMIT (\\d+);?\\s*$");
-  private static final Pattern HITS = Pattern.compile("\\bFROM hits\\b");
 
-  /** One query: number 1-43, Drill's text with {@code hits} as the table, DuckDB's on its view {@code hits}. */
-  public record Query(int number, String drillSql, String duckDbSql, int[] sortKeys, int limit) {
-    /** Drill's text on {@code table} (e.g. {@code dfs.`/data/hits.parquet`}). */
+  /**
+   * One query of a benchmark: its number, Drill's text reading {@code FROM name}, DuckDB's on a
+   * view of that name, and what comparing their answers needs (sort keys, see above, and LIMIT).
+   */
+  public record Query(int number, String name, String drillSql, String duckDbSql, int[] sortKeys, int limit) {
+    /** Drill's text on {@code table} (e.g. {@code dfs.`/data/hits.parquet`}) instead of the name. */
     public String drillSql(String table) {
-      return HITS.matcher(drillSql).replaceAll(Matcher.quoteReplacement("FROM " + table));
+      return Pattern.compile("\\bFROM " + name + "\\b").matcher(drillSql)
+          .replaceAll(Matcher.quoteReplacement("FROM " + table));
     }
   }
 
@@ -48,7 +51,7 @@ public final class ClickBenchQueries {
     List<Query> queries = new ArrayList<>();
     for (int i = 0; i < 43; i++) {
       Matcher limit = LIMIT.matcher(drill.get(i));
-      queries.add(new Query(i + 1, strip(drill.get(i)), strip(duckDb.get(i)), SORT_KEYS[i],
+      queries.add(new Query(i + 1, "hits", strip(drill.get(i)), strip(duckDb.get(i)), SORT_KEYS[i],
           limit.find() ? Integer.parseInt(limit.group(1)) : -1));
     }
     return queries;
