@@ -33,6 +33,7 @@ import org.apache.drill.exec.store.dfs.FileSelection;
 import org.apache.drill.exec.store.dfs.ReadEntryWithPath;
 import org.apache.drill.exec.store.parquet.AbstractParquetGroupScan;
 import org.apache.drill.exec.store.parquet.ParquetReaderConfig;
+import org.apache.drill.exec.store.parquet.RowGroupReadEntry;
 import org.apache.drill.exec.util.ImpersonationUtil;
 import org.apache.drill.metastore.metadata.LocationProvider;
 import org.apache.hadoop.fs.Path;
@@ -55,6 +56,12 @@ public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
   private final Path selectionRoot;
   private final Path cacheFileRoot;
   private final boolean usedMetadataCache;
+  /**
+   * The rows a LIMIT directly over this scan needs (-1: no such limit). Each row group's reader
+   * then reads at most that many of its first rows, and with a page index only their pages: Drill
+   * stops the scan once its Limit has the rows, but our reads of a row group start whole.
+   */
+  private long rowLimit = -1;
 
   @JsonCreator
   public TurboParquetGroupScan(@JacksonInject StoragePluginRegistry registry,
@@ -123,6 +130,7 @@ public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
     this.selectionRoot = that.selectionRoot;
     this.cacheFileRoot = selection == null ? that.cacheFileRoot : selection.getCacheFileRoot();
     this.usedMetadataCache = that.usedMetadataCache;
+    this.rowLimit = that.rowLimit;
   }
 
   @JsonProperty("format")
@@ -153,8 +161,29 @@ public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
 
   @Override
   public TurboParquetRowGroupScan getSpecificScan(int minorFragmentId) {
-    return new TurboParquetRowGroupScan(getUserName(), formatPlugin, getReadEntries(minorFragmentId), columns,
-        readerConfig, selectionRoot, filter, tableMetadata == null ? null : tableMetadata.getSchema());
+    List<RowGroupReadEntry> entries = getReadEntries(minorFragmentId);
+    if (rowLimit >= 0) {
+      entries = entries.stream().map(e -> new RowGroupReadEntry(e.getPath(), e.getStart(), e.getLength(),
+          e.getRowGroupIndex(), Math.min(e.getNumRecordsToRead(), rowLimit))).toList();
+    }
+    return new TurboParquetRowGroupScan(getUserName(), formatPlugin, entries, columns, readerConfig, selectionRoot,
+        filter, tableMetadata == null ? null : tableMetadata.getSchema());
+  }
+
+  /**
+   * Drill's limit pushdown (fewer row groups, when that leaves out some), and the limit itself for
+   * the readers; null when neither changes, so that the rule stops firing.
+   */
+  @Override
+  public GroupScan applyLimit(int maxRecords) {
+    GroupScan fewer = super.applyLimit(maxRecords);
+    TurboParquetGroupScan scan = fewer != null ? (TurboParquetGroupScan) fewer : this;
+    if (scan.rowLimit >= 0 && scan.rowLimit <= maxRecords) {
+      return fewer;
+    }
+    TurboParquetGroupScan limited = new TurboParquetGroupScan(scan, null);
+    limited.rowLimit = Math.max(maxRecords, 1);
+    return limited;
   }
 
   @Override

@@ -110,7 +110,7 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
         scanOptions = DrillScanOptions.of(options, config, rowGroup, leaves);
       }
       read = new RowGroupRead(path, metadata, rowGroupIndex, rowsToRead > 0 ? leaves : List.of(), filter,
-          scanOptions);
+          scanOptions, rowsToRead);
       return read;
     } catch (IOException | RuntimeException e) {
       throw error(e);

@@ -15,7 +15,8 @@ import java.util.Set;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Page-index skipping for one row group: the rows a filter may match ({@link PageIndexFilter}) and,
+ * Page-index skipping for one row group: the rows a filter may match ({@link PageIndexFilter}), of
+ * the first ones when only those are wanted ({@link RowGroupRead#rowLimit}), and,
  * per projected column, the pages holding them and the file bytes to read (the bytes before the
  * first indexed page, where a dictionary page lives, and the runs of selected pages). A column
  * without a usable offset index reads its whole chunk and skips rows after decoding. Planned before
@@ -42,18 +43,23 @@ final class PageSelection {
   }
 
   /**
-   * The selection for row group {@code rowGroup}, or null to read it whole: no filter, skipping
-   * switched off, or every row may match. A projected column without a valid offset index is read
-   * whole and passes over the rows outside the selection after decoding them (counted as a
-   * fallback). Counts what it skips in the scan's metrics.
+   * The selection for the read's row group, or null to read it whole: no filter and no row limit,
+   * skipping switched off, or every row may be wanted. A projected column without a valid offset
+   * index is read whole and passes over the rows outside the selection after decoding them
+   * (counted as a fallback). Counts what it skips in the scan's metrics.
    */
-  static PageSelection plan(ScanContext context, FileMetadata meta, Path path, int rowGroup,
-      List<ColumnDescriptor> projection, Filter filter) throws IOException {
-    if (filter == null || !context.options().pruning().pageIndexSkipping() || projection.isEmpty()) {
+  static PageSelection plan(ScanContext context, RowGroupRead read) throws IOException {
+    Filter filter = read.filter();
+    List<ColumnDescriptor> projection = read.projection();
+    if ((filter == null && !read.limited()) || !context.options().pruning().pageIndexSkipping()
+        || projection.isEmpty()) {
       return null;
     }
+    FileMetadata meta = read.metadata();
+    Path path = read.path();
+    int rowGroup = read.rowGroup();
     RowGroupMeta rg = meta.rowGroups().get(rowGroup);
-    Set<Integer> filterLeaves = new LinkedHashSet<>(filter.columns().keySet());
+    Set<Integer> filterLeaves = filter == null ? Set.of() : new LinkedHashSet<>(filter.columns().keySet());
     Set<Integer> offsetLeaves = new LinkedHashSet<>(filterLeaves);
     for (ColumnDescriptor c : projection) {
       offsetLeaves.add(c.index());
@@ -61,7 +67,11 @@ final class PageSelection {
     PageIndexes indexes = PageIndexes.read(context, meta, path, rowGroup, offsetLeaves, filterLeaves);
     ScanMetrics metrics = context.metrics();
     metrics.addPageIndexRead(indexes.bytesRead());
-    RowRanges rows = PageIndexFilter.rowRanges(filter, rg.numRows(), indexes);
+    RowRanges rows = filter == null ? RowRanges.all(rg.numRows())
+        : PageIndexFilter.rowRanges(filter, rg.numRows(), indexes);
+    if (read.limited()) {
+      rows = rows.intersect(new RowRanges.Builder().add(0, read.rowLimit()).build());
+    }
     if (rows.rowCount() == rg.numRows()) {
       return null;
     }
@@ -91,12 +101,12 @@ final class PageSelection {
           skippedPages += s ? 0 : 1;
         }
       }
-      long read = 0;
+      long bytes = 0;
       for (int s = 0; s < segments[i].length; s += 2) {
-        read += segments[i][s + 1] - segments[i][s];
+        bytes += segments[i][s + 1] - segments[i][s];
       }
-      total += read;
-      skippedBytes += end - start - read;
+      total += bytes;
+      skippedBytes += end - start - bytes;
     }
     metrics.addPageIndexSkip(skippedPages, rg.numRows() - rows.rowCount(), skippedBytes);
     return new PageSelection(rows, offsets, selected, segments, total);

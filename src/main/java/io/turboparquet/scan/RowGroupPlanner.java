@@ -133,7 +133,7 @@ final class RowGroupPlanner {
    * index.
    */
   PageSelection selection(int i) throws IOException {
-    if (reads.get(i).filter() == null) {
+    if (reads.get(i).filter() == null && !reads.get(i).limited()) {
       return null;
     }
     if (!planned[i]) {
@@ -152,7 +152,7 @@ final class RowGroupPlanner {
     ScanContext c = RowGroupPipeline.contextOf(context, read);
     return RowGroupPruning.prunes(c, read.metadata(), read.path(), read.rowGroup(), read.filter())
         ? PageSelection.none()
-        : PageSelection.plan(c, read.metadata(), read.path(), read.rowGroup(), read.projection(), read.filter());
+        : PageSelection.plan(c, read);
   }
 
   /**
@@ -168,7 +168,7 @@ final class RowGroupPlanner {
       return LEFT_FOR_ITS_TURN;
     }
     return pruned ? PageSelection.none()
-        : PageSelection.plan(c, read.metadata(), read.path(), read.rowGroup(), read.projection(), read.filter());
+        : PageSelection.plan(c, read);
   }
 
   /**
@@ -183,7 +183,8 @@ final class RowGroupPlanner {
     int last = Math.min(reads.size(), Math.max(current, 0) + 1 + RowGroupPipeline.MAX_PREFETCH_DEPTH);
     for (int i = first; i < last; i++) {
       RowGroupRead read = reads.get(i);
-      if (planning[i] != null || planned[i] || read.filter() == null || read.rowGroup() < 0 || !read.readsData()) {
+      if (planning[i] != null || planned[i] || (read.filter() == null && !read.limited()) || read.rowGroup() < 0
+          || !read.readsData()) {
         continue;
       }
       Planning p = new Planning(i);

@@ -12,12 +12,19 @@ import org.apache.hadoop.fs.Path;
 /**
  * One row group a {@link RowGroupPipeline} reads: the file and its footer, the row group's index
  * (negative: a file without row groups, nothing to read), the projected leaves (empty: row counts
- * only), the filter bound to the file's schema (null: every row), and the options its batches are
+ * only), the filter bound to the file's schema (null: every row), the options its batches are
  * read with (batch size may differ per row group; everything the pipeline itself decides comes
- * from the pipeline's own options).
+ * from the pipeline's own options), and the rows wanted: the row group's first {@code rowLimit}
+ * (an engine's LIMIT; with a page index only their pages are read), or all when negative.
  */
 public record RowGroupRead(Path path, FileMetadata metadata, int rowGroup, List<ColumnDescriptor> projection,
-    Filter filter, ScanOptions options) {
+    Filter filter, ScanOptions options, long rowLimit) {
+
+  /** Every row of the row group. */
+  public RowGroupRead(Path path, FileMetadata metadata, int rowGroup, List<ColumnDescriptor> projection,
+      Filter filter, ScanOptions options) {
+    this(path, metadata, rowGroup, projection, filter, options, -1);
+  }
 
   public RowGroupRead {
     Objects.requireNonNull(path, "path");
@@ -56,6 +63,11 @@ public record RowGroupRead(Path path, FileMetadata metadata, int rowGroup, List<
   /** Rows the row group holds (0 for a file without row groups). */
   public long numRows() {
     return rowGroup < 0 ? 0 : metadata.rowGroups().get(rowGroup).numRows();
+  }
+
+  /** Whether only the row group's first {@link #rowLimit} rows are wanted, fewer than it has. */
+  boolean limited() {
+    return rowLimit >= 0 && rowLimit < numRows();
   }
 
   /** Whether any column data is to be read: a projected column, and rows to read it for. */

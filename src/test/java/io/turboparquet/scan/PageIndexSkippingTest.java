@@ -219,6 +219,83 @@ class PageIndexSkippingTest {
     return got;
   }
 
+  /**
+   * A read of a row group's first rows only (an engine's LIMIT) returns exactly those rows with the
+   * full scan's values, and reads only the pages holding them, in every read mode; a limit past the
+   * row group's end reads it whole, and so does one on a file without offset indexes.
+   */
+  @Test
+  void aRowLimitReadsOnlyThePagesOfTheFirstRows() throws IOException {
+    Path sorted = dir.resolve("sorted-limit.parquet");
+    // One row group, pages of 10,000 rows; large enough that the footer's read is not most of it.
+    PageIndexFiles.writeSorted(sorted, 200_000, 10_000);
+    Rows full = scan(sorted, null, ScanOptions.defaults());
+    for (ScanOptions options : MODES) {
+      Rows first = limited(sorted, 25_000, options);
+      assertEquals(25_000, first.rows.size(), options.toString());
+      for (Map.Entry<Long, List<byte[]>> e : first.rows.entrySet()) {
+        assertTrue(e.getKey() < 25_000, "row " + e.getKey() + " is not among the first 25,000");
+        for (int c = 0; c < full.columns.size(); c++) {
+          assertArrayEquals(full.rows.get(e.getKey()).get(c), e.getValue().get(c), "row " + e.getKey());
+        }
+      }
+      // The pages a filter selecting the same rows reads (key is the row), and no others: the
+      // first pages of each column and what precedes them (dictionaries, one of them large).
+      Rows sameRows = scan(sorted, Predicate.parse("key < 25000"), options);
+      assertEquals(sameRows.metrics.bytesRead() - sameRows.metrics.pageIndexBytes(),
+          first.metrics.bytesRead() - first.metrics.pageIndexBytes(), options.toString());
+      assertEquals(5 * 17, first.metrics.pagesSkipped());
+      assertTrue(first.metrics.bytesRead() < full.metrics.bytesRead(), options.toString());
+      assertEquals(175_000, first.metrics.rowsSkipped());
+      assertEquals(200_000, limited(sorted, 200_000, options).rows.size());
+    }
+    // Without offset indexes the chunks are read whole, and the rows after the limit passed over.
+    Path unindexed = dir.resolve("unindexed-limit.parquet");
+    Files.write(unindexed, FooterRewrite.editFooter(Files.readAllBytes(sorted), f -> f.getRow_groups().forEach(rg -> {
+      for (ColumnChunk c : rg.getColumns()) {
+        c.unsetOffset_index_offset();
+        c.unsetOffset_index_length();
+      }
+    })));
+    Rows whole = limited(unindexed, 25_000, MODES.get(0));
+    assertEquals(25_000, whole.rows.size());
+    assertTrue(whole.metrics.bytesRead() >= full.metrics.bytesRead(),
+        "bytes read " + whole.metrics.bytesRead() + " of " + full.metrics.bytesRead());
+    assertTrue(whole.metrics.pageIndexFallbacks() > 0);
+  }
+
+  /** The rows of reading each row group's first {@code rowLimit} rows through a pipeline. */
+  private static Rows limited(Path file, long rowLimit, ScanOptions options) throws IOException {
+    TrackingBufferSource buffers = new TrackingBufferSource();
+    ScanMetrics metrics = new ScanMetrics();
+    ScanContext context = harness.context(options, buffers, metrics);
+    org.apache.hadoop.fs.Path path = ScanHarness.hadoopPath(file);
+    FileMetadata meta = ParquetFileScanner.readMetadata(context, path);
+    List<ColumnDescriptor> projection = meta.schema().project(null);
+    List<RowGroupRead> reads = new ArrayList<>();
+    for (int i = 0; i < meta.rowGroups().size(); i++) {
+      reads.add(new RowGroupRead(path, meta, i, projection, null, options, rowLimit));
+    }
+    Map<Long, List<byte[]>> rows = new LinkedHashMap<>();
+    try (RowGroupPipeline pipeline = new RowGroupPipeline(context, reads)) {
+      for (int i = 0; i < reads.size(); i++) {
+        pipeline.open(i);
+        Batch b;
+        while ((b = pipeline.next()) != null) {
+          for (int r = 0; r < b.rows(); r++) {
+            List<byte[]> row = new ArrayList<>();
+            for (ColumnBatch c : b.columns()) {
+              row.add(value(c, r));
+            }
+            rows.put(((long) b.rowGroup() << 40) + b.row(r), row);
+          }
+        }
+      }
+    }
+    assertEquals(0, buffers.outstanding(), "buffers leaked");
+    return new Rows(rows, Set.of(), projection, metrics, meta.numRows());
+  }
+
   @Test
   void randomFiltersOnGeneratedFiles() throws IOException {
     long skipping = 0;
