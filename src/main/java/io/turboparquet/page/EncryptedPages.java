@@ -20,17 +20,26 @@ import java.io.IOException;
  * chunk's data_page_offset is its dictionary page; the others are data pages, numbered from 0.
  * The header found must then be of that kind.
  *
+ * <p>A page's plaintext goes into the buffer of the chunk's previous page once that page has been
+ * released (its only holder left is this object), else into a new buffer, which is kept in its
+ * place: a chunk read page after page (decompressed, then released) costs one allocation, not one a
+ * page. {@link #close()} gives the kept buffer back.
+ *
  * <p>Public for the one reader of a page outside this package: dictionary pruning
  * ({@code scan.RowGroupPruning}) reads a chunk's dictionary page through it, as the page readers do.
  */
-public final class EncryptedPages {
+public final class EncryptedPages implements AutoCloseable {
   /** No page header legitimately comes near this (as for plaintext headers, {@link PageHeaderDecoder}). */
   private static final int MAX_HEADER_BYTES = 16 << 20;
+  /** Larger plaintexts are not kept: a chunk with one huge page holds it only while that page is read. */
+  private static final int MAX_KEPT = 8 << 20;
 
   private final ChunkDecryptor decryptor;
   private final ChunkLocation location;
   private final BufferSource buffers;
   private final PageHeaderDecoder headers;
+  /** The last page's buffer, one reference ours; null when none is kept. */
+  private ByteBuf kept;
 
   /** Null when the chunk is not encrypted; fails, naming the column, when it is and its key is unavailable. */
   public static EncryptedPages of(ChunkLocation location, BufferSource buffers, PageHeaderDecoder headers) throws IOException {
@@ -81,11 +90,40 @@ public final class EncryptedPages {
     ByteBuf plain;
     try {
       plain = decryptor.page(stored, offset, header.type() == PageType.DICTIONARY_PAGE ? ModuleType.DICTIONARY_PAGE
-          : ModuleType.DATA_PAGE, dataPage, buffers);
+          : ModuleType.DATA_PAGE, dataPage, this::buffer);
     } finally {
       stored.release();
     }
     return new Page(header.withSizes(header.headerLength(), plain.readableBytes()).withoutCrc(), plain, offset,
         firstRow, rows);
+  }
+
+  /**
+   * A buffer of at least {@code capacity} bytes for a page's plaintext: the kept one when its page
+   * has been released and it is large enough, else a new one from the scan's source, kept in turn
+   * (a kept buffer still held by its page is left to that page's holder to free).
+   */
+  private ByteBuf buffer(int capacity) {
+    if (kept != null) {
+      if (kept.refCnt() == 1 && kept.capacity() >= capacity) {
+        return kept.clear().retain();
+      }
+      kept.release();
+      kept = null;
+    }
+    ByteBuf b = buffers.buffer(capacity);
+    if (capacity <= MAX_KEPT) {
+      kept = b.retain();
+    }
+    return b;
+  }
+
+  /** Gives back the kept buffer; pages handed out stay their holders'. */
+  @Override
+  public void close() {
+    if (kept != null) {
+      kept.release();
+      kept = null;
+    }
   }
 }

@@ -165,8 +165,14 @@ public final class IndexedPageReader implements PageSource {
 
   @Override
   public void close() {
-    for (Segment s : segments) {
-      s.input().close();
+    try {
+      for (Segment s : segments) {
+        s.input().close();
+      }
+    } finally {
+      if (encrypted != null) {
+        encrypted.close();
+      }
     }
   }
 }

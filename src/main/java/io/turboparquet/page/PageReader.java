@@ -105,6 +105,12 @@ public final class PageReader implements PageSource {
 
   @Override
   public void close() {
-    input.close();
+    try {
+      input.close();
+    } finally {
+      if (encrypted != null) {
+        encrypted.close();
+      }
+    }
   }
 }

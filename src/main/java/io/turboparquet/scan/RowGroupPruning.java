@@ -297,6 +297,9 @@ public final class RowGroupPruning implements AutoCloseable {
       readCalls += input.readCalls();
       context.metrics().addDictionaryPruningRead(input.bytesRead());
       input.close();
+      if (encrypted != null) {
+        encrypted.close();
+      }
     }
   }
 

@@ -6,7 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turboparquet.cli.Digester;
 import io.turboparquet.filter.Predicate;
+import io.turboparquet.format.ColumnChunkMeta;
+import io.turboparquet.format.FileMetadata;
+import io.turboparquet.io.ChunkInput;
 import io.turboparquet.io.TrackingBufferSource;
+import io.turboparquet.page.ChunkLocation;
+import io.turboparquet.page.Page;
+import io.turboparquet.page.PageReader;
 import io.turboparquet.scan.Batch;
 import io.turboparquet.scan.ParquetFileScanner;
 import io.turboparquet.scan.ScanContext;
@@ -18,8 +24,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import io.netty.buffer.ByteBufUtil;
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.parquet.crypto.ColumnDecryptionProperties;
 import org.apache.parquet.crypto.FileDecryptionProperties;
 import org.apache.parquet.hadoop.metadata.ColumnPath;
@@ -146,6 +155,52 @@ class WrittenFilesCryptoTest {
           ScanHarness.hadoopPath(file), null));
       assertTrue(e.getMessage().contains(file.getFileName().toString()) && e.getMessage().contains("column name")
           && !e.getMessage().contains("1234567890123459"), e.getMessage());
+      assertEquals(0, buffers.outstanding(), "buffers leaked");
+    }
+  }
+
+  /**
+   * A chunk's pages, each released before the next is read, decrypt into one buffer (a new one only
+   * for a page larger than any before it), while a page still held keeps its bytes: it is never the
+   * buffer reused.
+   */
+  @Test
+  void pagesReleasedInTurnShareOnePlaintextBuffer() throws Exception {
+    for (Path file : files) {
+      TrackingBufferSource buffers = new TrackingBufferSource();
+      ScanContext context = context(file, ScanOptions.defaults(), buffers, new ScanMetrics());
+      org.apache.hadoop.fs.Path path = ScanHarness.hadoopPath(file);
+      FileMetadata meta = ParquetFileScanner.readMetadata(context, path);
+      int leaf = meta.schema().columns().indexOf(meta.schema().column("id"));
+      ColumnChunkMeta chunk = meta.rowGroups().get(0).column(leaf);
+      int pages = 0;
+      long allocations = 0;
+      long expected = 0;
+      try (FSDataInputStream in = context.fileSystem().open(path)) {
+        // one read of the whole chunk: every allocation after it is a plaintext buffer
+        ChunkInput input = ChunkInput.open(in, meta.file(), meta.fileLength(), chunk.startOffset(),
+            chunk.totalCompressedSize(), true, (int) chunk.totalCompressedSize(), buffers);
+        try (PageReader reader = new PageReader(input, new ChunkLocation(meta.file(), 0, chunk), 1 << 20, buffers)) {
+          Page held = reader.next();
+          byte[] heldBytes = ByteBufUtil.getBytes(held.body());
+          long before = buffers.allocations();
+          int largest = -1; // the held page's buffer cannot be reused: the next page gets a new one
+          for (Page p; (p = reader.next()) != null; pages++) {
+            int n = Math.max(1, p.body().readableBytes());
+            if (n > largest) {
+              expected++;
+              largest = n;
+            }
+            p.release();
+          }
+          allocations = buffers.allocations() - before;
+          assertTrue(Arrays.equals(heldBytes, ByteBufUtil.getBytes(held.body())), file + ": the held page changed");
+          held.release();
+        }
+      }
+      assertTrue(pages >= 4, file + ": " + pages + " pages after the first");
+      assertTrue(expected < pages, file + ": the pages do not grow one after another");
+      assertEquals(expected, allocations, file + ": plaintext buffers for " + pages + " pages");
       assertEquals(0, buffers.outstanding(), "buffers leaked");
     }
   }
