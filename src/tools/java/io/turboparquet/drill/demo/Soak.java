@@ -49,8 +49,9 @@ public final class Soak {
 
   /**
    * What to run. {@code variants}: at most this many queries of each kind (the mix has 2-8; fewer
-   * make a shorter warm-up). {@code loadThreads} busy threads in this JVM compete with the drillbit
-   * for CPU.
+   * make a shorter warm-up). {@code load}: the clients run queries at least this long, and on past it
+   * (up to 4 times as long) until every kind has ended once and one query was cancelled.
+   * {@code loadThreads} busy threads in this JVM compete with the drillbit for CPU.
    */
   public record Settings(String reader, int clients, Duration load, long seed, int cancelOneIn, int variants,
       int loadThreads) {
@@ -226,12 +227,14 @@ public final class Soak {
       sampler.scheduleAtFixedRate(memory::sample, 0, 50, TimeUnit.MILLISECONDS);
       long start = System.nanoTime();
       long end = start + settings.load().toNanos();
+      // Past the load's duration, until the mix has been seen whole (a slow or busy machine runs fewer queries).
+      long limit = start + 4 * settings.load().toNanos();
       List<Thread> clients = new ArrayList<>();
       for (int c = 0; c < settings.clients(); c++) {
         Random random = new Random(settings.seed() * 1_000_003L + c);
         Thread t = new Thread(() -> {
           try (Connection connection = DriverManager.getConnection(url)) {
-            while (System.nanoTime() < end) {
+            while (System.nanoTime() < end || (System.nanoTime() < limit && !seenWhole(kinds))) {
               Query query = pick(mix, random);
               long cancelAfter = random.nextInt(settings.cancelOneIn()) == 0 ? 5 + random.nextInt(400) : -1;
               Outcome o = execute(connection, query, cancelAfter < 0 ? null : new Canceller(cancels, cancelAfter));
@@ -284,6 +287,21 @@ public final class Soak {
           firstAnswers.size(), baseline, after, memory.rootPeak(), memory.sampledRootPeak.get(),
           memory.jvmDirectPeak.get(), answers);
     }
+  }
+
+  /** Whether every kind has ended once under load (answered; a corrupt one failed) and one query was cancelled. */
+  private static boolean seenWhole(Map<Kind, KindStats> kinds) {
+    boolean cancelled = false;
+    for (Map.Entry<Kind, KindStats> e : kinds.entrySet()) {
+      KindStats stats = e.getValue();
+      synchronized (stats) {
+        if ((e.getKey() == Kind.CORRUPT ? stats.failedAsExpected : stats.answered) == 0) {
+          return false;
+        }
+        cancelled |= stats.cancelled > 0;
+      }
+    }
+    return cancelled;
   }
 
   /** Checks an ended query against the first answer of the same query, or against its expected error. */
