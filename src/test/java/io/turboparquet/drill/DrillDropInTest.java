@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Installs Turbo Parquet the way a Drill user does and queries through it: a {@link DrillHome} under
- * target/drill-home (Drill's jars from Maven, only the plugin jar in jars/3rdparty/, our conf
+ * target/fork-N/drill-home (Drill's jars from Maven, only the plugin jar in jars/3rdparty/, our conf
  * snippets). A drillbit starts in a separate JVM from that layout alone (sqlline over
  * {@code jdbc:drill:zk=local}) and runs the queries; the rows through turbo-parquet must equal those
  * of Drill's built-in parquet format, and parquet-java's for the one column that Drill's reader gets

@@ -25,7 +25,8 @@ import java.util.stream.Stream;
 final class DrillHome {
   static final Path PLUGIN_JAR = Paths.get(System.getProperty("turbo.parquet.plugin.jar",
       "target/turbo-parquet-drill.jar"));
-  private static final Path BUILD_DIR = Paths.get(System.getProperty("turbo.parquet.build.dir", "target"));
+  /** This test JVM's own directory (pom.xml's test.fork.dir): test classes run in parallel JVMs. */
+  private static final Path FORK_DIR = Paths.get(System.getProperty("turbo.parquet.fork.dir", "target"));
   private static final Path HOME_POM = Paths.get(System.getProperty("turbo.parquet.drill.home.pom",
       "drill-home/pom.xml"));
 
@@ -37,10 +38,10 @@ final class DrillHome {
     this.drillJars = drillJars;
   }
 
-  /** A new home in {@code target/NAME} (whatever was there is deleted). */
+  /** A new home in {@code target/fork-N/NAME} (whatever was there is deleted). */
   static DrillHome assemble(String name) throws Exception {
     assertTrue(Files.isRegularFile(PLUGIN_JAR), "plugin jar " + PLUGIN_JAR + " (built at process-classes)");
-    Path dir = BUILD_DIR.resolve(name).toAbsolutePath();
+    Path dir = FORK_DIR.resolve(name).toAbsolutePath();
     deleteRecursively(dir);
     Path jars = Files.createDirectories(dir.resolve("jars"));
     Files.createDirectories(dir.resolve("conf"));

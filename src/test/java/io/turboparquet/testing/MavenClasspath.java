@@ -7,6 +7,7 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -47,9 +48,14 @@ public final class MavenClasspath {
     }
     Files.createDirectories(listFile.toAbsolutePath().getParent());
     Path log = Files.createTempFile(listFile.toAbsolutePath().getParent(), "maven", ".log");
+    // Test JVMs run in parallel and may resolve the same pom at once: each writes a file of its own
+    // and renames it into place, so no JVM reads a list another is still writing.
+    Path partial = Files.createTempFile(listFile.toAbsolutePath().getParent(), listFile.getFileName().toString(), ".part");
+    command.set(command.indexOf("-Dmdep.outputFile=" + listFile.toAbsolutePath()), "-Dmdep.outputFile=" + partial);
     Process mavenRun = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     assertTrue(mavenRun.waitFor(5, TimeUnit.MINUTES), "maven timed out resolving " + pom);
     assertEquals(0, mavenRun.exitValue(), "maven resolving " + pom + ": " + Files.readString(log));
     Files.delete(log);
+    Files.move(partial, listFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 }

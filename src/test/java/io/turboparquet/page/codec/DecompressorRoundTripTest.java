@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -36,6 +37,12 @@ class DecompressorRoundTripTest {
       cases = CodecFixtures.cases();
     }
     return cases.stream();
+  }
+
+  /** Compresses the fixtures before the tests, out of their timeout (seconds on a busy machine). */
+  @BeforeAll
+  static void compressFixtures() {
+    cases();
   }
 
   @BeforeEach

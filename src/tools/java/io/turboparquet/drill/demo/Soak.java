@@ -49,8 +49,9 @@ public final class Soak {
 
   /**
    * What to run. {@code variants}: at most this many queries of each kind (the mix has 2-8; fewer
-   * make a shorter warm-up). {@code loadThreads} busy threads in this JVM compete with the drillbit
-   * for CPU.
+   * make a shorter warm-up). {@code load}: the clients run queries at least this long, and on past it
+   * (up to 4 times as long) until every kind has ended once and one query was cancelled.
+   * {@code loadThreads} busy threads in this JVM compete with the drillbit for CPU.
    */
   public record Settings(String reader, int clients, Duration load, long seed, int cancelOneIn, int variants,
       int loadThreads) {
@@ -226,6 +227,8 @@ public final class Soak {
       sampler.scheduleAtFixedRate(memory::sample, 0, 50, TimeUnit.MILLISECONDS);
       long start = System.nanoTime();
       long end = start + settings.load().toNanos();
+      // Past the load's duration, until the mix has been seen whole (a slow or busy machine runs fewer queries).
+      long limit = start + 4 * settings.load().toNanos();
       List<Thread> clients = new ArrayList<>();
       for (int c = 0; c < settings.clients(); c++) {
         int client = c;
@@ -233,12 +236,11 @@ public final class Soak {
         Thread t = new Thread(() -> {
           try (Connection connection = DriverManager.getConnection(url)) {
             // Each client's first query is of kind (client mod kinds), not cancelled: with as many
-            // clients as kinds, every kind runs under the load however few queries the load leaves
-            // time for (a loaded machine may finish only a few in a short run).
+            // clients as kinds, every kind starts under the load however few queries it leaves time for.
             Kind firstKind = Kind.values()[client % Kind.values().length];
             Query query = mix.stream().filter(q -> q.kind() == firstKind).findFirst().orElseThrow();
             long cancelAfter = -1;
-            while (System.nanoTime() < end) {
+            while (System.nanoTime() < end || (System.nanoTime() < limit && !seenWhole(kinds))) {
               Outcome o = execute(connection, query, cancelAfter < 0 ? null : new Canceller(cancels, cancelAfter));
               KindStats stats = kinds.get(query.kind());
               synchronized (stats) {
@@ -291,6 +293,21 @@ public final class Soak {
           firstAnswers.size(), baseline, after, memory.rootPeak(), memory.sampledRootPeak.get(),
           memory.jvmDirectPeak.get(), answers);
     }
+  }
+
+  /** Whether every kind has ended once under load (answered; a corrupt one failed) and one query was cancelled. */
+  private static boolean seenWhole(Map<Kind, KindStats> kinds) {
+    boolean cancelled = false;
+    for (Map.Entry<Kind, KindStats> e : kinds.entrySet()) {
+      KindStats stats = e.getValue();
+      synchronized (stats) {
+        if ((e.getKey() == Kind.CORRUPT ? stats.failedAsExpected : stats.answered) == 0) {
+          return false;
+        }
+        cancelled |= stats.cancelled > 0;
+      }
+    }
+    return cancelled;
   }
 
   /** Checks an ended query against the first answer of the same query, or against its expected error. */
