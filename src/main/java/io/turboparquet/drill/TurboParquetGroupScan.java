@@ -176,13 +176,14 @@ public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
    */
   @Override
   public GroupScan applyLimit(int maxRecords) {
-    GroupScan fewer = super.applyLimit(maxRecords);
+    int rows = Math.max(maxRecords, 1); // as Drill's: LIMIT 0 still reads one row group, for the schema
+    GroupScan fewer = super.applyLimit(rows);
     TurboParquetGroupScan scan = fewer != null ? (TurboParquetGroupScan) fewer : this;
-    if (scan.rowLimit >= 0 && scan.rowLimit <= maxRecords) {
+    if (scan.rowLimit >= 0 && scan.rowLimit <= rows) {
       return fewer;
     }
     TurboParquetGroupScan limited = new TurboParquetGroupScan(scan, null);
-    limited.rowLimit = Math.max(maxRecords, 1);
+    limited.rowLimit = rows;
     return limited;
   }
 

@@ -111,6 +111,10 @@ public class SelectiveScanDrillTest extends ClusterTest {
     Map<String, Long> ten = scanMetrics(turbo + " limit 10");
     assertTrue(ten.toString(), ten.get("NUM_PAGES_SKIPPED") > 0);
     assertTrue("read " + ten.get("TOTAL_READ_BYTES") + " of " + whole, ten.get("TOTAL_READ_BYTES") * 4 < whole);
+    // LIMIT 0 (also what JDBC's prepared statements plan): the schema, no rows, and planning ends.
+    Result none = Result.of(client, turbo + " limit 0");
+    assertEquals(Result.of(client, builtIn + " limit 0"), none);
+    assertTrue(none.rows().isEmpty());
     String projected = "select key + 1 as k, s from table(dfs.`" + table + "`(%s)) limit 7";
     assertEquals(Result.of(client, String.format(projected, "type => 'parquet'")),
         Result.of(client, String.format(projected, "type => 'turbo-parquet'")));
