@@ -10,18 +10,12 @@ import io.turboparquet.format.Schema;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.apache.drill.common.expression.CastExpression;
 import org.apache.drill.common.expression.FunctionCall;
 import org.apache.drill.common.expression.FunctionHolderExpression;
 import org.apache.drill.common.expression.LogicalExpression;
@@ -30,7 +24,6 @@ import org.apache.drill.common.expression.TypedFieldExpr;
 import org.apache.drill.common.expression.ValueExpressions;
 import org.apache.drill.common.types.TypeProtos.MajorType;
 import org.apache.drill.common.types.TypeProtos.MinorType;
-import org.apache.drill.common.types.Types;
 import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.exec.server.options.OptionManager;
 import org.apache.drill.exec.store.ColumnExplorer;
@@ -81,10 +74,7 @@ import org.apache.drill.exec.store.parquet.ParquetReaderUtility.DateCorruptionSt
  * against a date, a FLOAT literal against an integer column, ...).
  */
 final class DrillPredicates {
-  private static final long MILLIS_PER_DAY = 86_400_000L;
   private static final BigDecimal HALF = new BigDecimal("0.5");
-  private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}");
-  private static final Pattern TIMESTAMP = Pattern.compile("(\\d{4}-\\d{2}-\\d{2}) (\\d{2}:\\d{2}:\\d{2})(\\.\\d{3})?");
   private static final Map<String, Op> COMPARISONS = Map.ofEntries(
       Map.entry("equal", Op.EQ), Map.entry("==", Op.EQ), Map.entry("=", Op.EQ),
       Map.entry("not_equal", Op.NE), Map.entry("<>", Op.NE), Map.entry("!=", Op.NE),
@@ -93,11 +83,6 @@ final class DrillPredicates {
       Map.entry("greater_than", Op.GT), Map.entry(">", Op.GT),
       Map.entry("greater_than_or_equal_to", Op.GE), Map.entry(">=", Op.GE));
 
-  /**
-   * A literal as Drill types it: INT, BIGINT, VARDECIMAL a BigDecimal; FLOAT4 a Float; FLOAT8 a
-   * Double; VARCHAR a String; BIT a Boolean; DATE, TIMESTAMP, TIME a Long of milliseconds.
-   */
-  private record Value(MinorType type, Object value) {}
 
   /**
    * How Drill reads a file's columns: the session options and the file's date correction that
@@ -187,11 +172,11 @@ final class DrillPredicates {
     };
   }
 
-  private static String name(LogicalExpression e) {
+  static String name(LogicalExpression e) {
     return e instanceof FunctionCall f ? f.getName() : e instanceof FunctionHolderExpression h ? h.getName() : null;
   }
 
-  private static List<LogicalExpression> args(LogicalExpression e) {
+  static List<LogicalExpression> args(LogicalExpression e) {
     return e instanceof FunctionCall f ? f.args() : e instanceof FunctionHolderExpression h ? h.args : List.of();
   }
 
@@ -256,7 +241,7 @@ final class DrillPredicates {
    */
   private Predicate like(List<LogicalExpression> args) {
     ColumnDescriptor c = args.size() == 2 ? column(args.get(0)) : null;
-    Value v = c == null ? null : value(args.get(1));
+    DrillConstant v = c == null ? null : DrillConstant.of(args.get(1));
     if (v == null || v.type() != MinorType.VARCHAR) {
       return null;
     }
@@ -278,10 +263,10 @@ final class DrillPredicates {
 
   private Predicate comparison(Op op, LogicalExpression left, LogicalExpression right) {
     ColumnDescriptor c = column(left);
-    Value v = value(right);
+    DrillConstant v = DrillConstant.of(right);
     if (c == null || v == null) {
       c = column(right);
-      v = value(left);
+      v = DrillConstant.of(left);
       op = flip(op);
     }
     if (c == null || v == null || ValueOrder.of(c) == null) {
@@ -341,7 +326,7 @@ final class DrillPredicates {
   }
 
   /** An INT, BIGINT or DECIMAL column: values on a grid of {@code scale} decimals, compared exactly. */
-  private static Predicate numeric(ColumnDescriptor c, Op op, Value v, int scale) {
+  private static Predicate numeric(ColumnDescriptor c, Op op, DrillConstant v, int scale) {
     return switch (v.type()) {
       case INT, BIGINT, VARDECIMAL -> exact(c, op, (BigDecimal) v.value(), scale);
       case FLOAT8 -> roundedToDouble(c, op, (Double) v.value(), scale);
@@ -397,7 +382,7 @@ final class DrillPredicates {
    * (rounding to nearest, as Java's conversions), a FLOAT column to DOUBLE against a DOUBLE literal
    * (exactly); the literal is written as the double it compares as.
    */
-  private static Predicate floating(ColumnDescriptor c, Op op, Value v, MinorType column) {
+  private static Predicate floating(ColumnDescriptor c, Op op, DrillConstant v, MinorType column) {
     double d;
     switch (v.type()) {
       case INT, BIGINT -> {
@@ -426,12 +411,12 @@ final class DrillPredicates {
    * truncated to milliseconds), so each comparison is one on the stored values from the least
    * stored value at or above the literal and the greatest at or below it.
    */
-  private static Predicate temporal(ColumnDescriptor c, Op op, Value v, MinorType column) {
+  private static Predicate temporal(ColumnDescriptor c, Op op, DrillConstant v, MinorType column) {
     String logical = c.logicalType() == null ? "" : c.logicalType().toUpperCase(Locale.ROOT);
     Long millis = switch (column) {
-      case DATE -> v.type() == MinorType.VARCHAR ? date((String) v.value())
+      case DATE -> v.type() == MinorType.VARCHAR ? DrillConstant.date((String) v.value())
           : v.type() == MinorType.DATE || v.type() == MinorType.TIMESTAMP ? (Long) v.value() : null;
-      case TIMESTAMP -> v.type() == MinorType.VARCHAR ? timestamp((String) v.value())
+      case TIMESTAMP -> v.type() == MinorType.VARCHAR ? DrillConstant.timestamp((String) v.value())
           : v.type() == MinorType.DATE || v.type() == MinorType.TIMESTAMP ? (Long) v.value() : null;
       default -> v.type() == MinorType.TIME && logical.contains("MILLIS") ? (Long) v.value() : null;
     };
@@ -443,8 +428,8 @@ final class DrillPredicates {
     long greatest;
     try {
       if (column == MinorType.DATE) {
-        least = Math.negateExact(Math.floorDiv(Math.negateExact(t), MILLIS_PER_DAY)); // ceiling
-        greatest = Math.floorDiv(t, MILLIS_PER_DAY);
+        least = Math.negateExact(Math.floorDiv(Math.negateExact(t), DrillConstant.MILLIS_PER_DAY)); // ceiling
+        greatest = Math.floorDiv(t, DrillConstant.MILLIS_PER_DAY);
       } else if (logical.contains("MILLIS")) {
         least = t;
         greatest = t;
@@ -500,168 +485,6 @@ final class DrillPredicates {
       return true;
     } catch (RuntimeException e) {
       return false;
-    }
-  }
-
-  /** A constant as Drill types it, through the casts Drill writes around constants; null for anything else. */
-  private static Value value(LogicalExpression e) {
-    if (e instanceof ValueExpressions.IntExpression i) {
-      return new Value(MinorType.INT, BigDecimal.valueOf(i.getInt()));
-    }
-    if (e instanceof ValueExpressions.LongExpression l) {
-      return new Value(MinorType.BIGINT, BigDecimal.valueOf(l.getLong()));
-    }
-    if (e instanceof ValueExpressions.VarDecimalExpression d) {
-      return new Value(MinorType.VARDECIMAL, d.getBigDecimal());
-    }
-    if (e instanceof ValueExpressions.DoubleExpression d) {
-      return Double.isFinite(d.getDouble()) ? new Value(MinorType.FLOAT8, d.getDouble()) : null;
-    }
-    if (e instanceof ValueExpressions.FloatExpression f) {
-      return Float.isFinite(f.getFloat()) ? new Value(MinorType.FLOAT4, f.getFloat()) : null;
-    }
-    if (e instanceof ValueExpressions.QuotedString s) {
-      return new Value(MinorType.VARCHAR, s.value);
-    }
-    if (e instanceof ValueExpressions.BooleanExpression b) {
-      return new Value(MinorType.BIT, b.getBoolean());
-    }
-    if (e instanceof ValueExpressions.DateExpression d) {
-      return new Value(MinorType.DATE, d.getDate());
-    }
-    if (e instanceof ValueExpressions.TimeStampExpression t) {
-      return new Value(MinorType.TIMESTAMP, t.getTimeStamp());
-    }
-    if (e instanceof ValueExpressions.TimeExpression t) {
-      return new Value(MinorType.TIME, (long) t.getTime());
-    }
-    if (e instanceof CastExpression c) {
-      return cast(value(c.getInput()), c.getMajorType());
-    }
-    String name = name(e);
-    List<LogicalExpression> args = args(e);
-    if (name == null || !name.regionMatches(true, 0, "cast", 0, 4) || args.isEmpty()) {
-      return null;
-    }
-    // A cast function as the planner writes it: castINT(x), castVARCHAR(x, length), castVARDECIMAL(x, p, s).
-    MinorType to;
-    try {
-      to = MinorType.valueOf(name.substring(4).toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException unknown) {
-      return null;
-    }
-    MajorType.Builder type = Types.required(to).toBuilder();
-    Integer precision = args.size() > 1 ? intConstant(args.get(1)) : null;
-    Integer scale = args.size() > 2 ? intConstant(args.get(2)) : null;
-    if (to == MinorType.VARCHAR && args.size() == 2 && precision != null) {
-      type.setPrecision(precision);
-    } else if (to == MinorType.VARDECIMAL && args.size() == 3 && precision != null && scale != null) {
-      type.setPrecision(precision).setScale(scale);
-    } else if (args.size() != 1) {
-      return null;
-    }
-    return cast(value(args.get(0)), type.build());
-  }
-
-  private static Integer intConstant(LogicalExpression e) {
-    return e instanceof ValueExpressions.IntExpression i ? i.getInt() : null;
-  }
-
-  /** {@code v} cast to {@code to} as Drill's cast functions do it, when the result is exact; else null. */
-  private static Value cast(Value v, MajorType to) {
-    if (v == null) {
-      return null;
-    }
-    MinorType from = v.type();
-    boolean integer = from == MinorType.INT || from == MinorType.BIGINT;
-    switch (to.getMinorType()) {
-      case INT:
-        return integer && fits((BigDecimal) v.value(), Integer.MIN_VALUE, Integer.MAX_VALUE)
-            ? new Value(MinorType.INT, v.value()) : null;
-      case BIGINT:
-        return integer ? new Value(MinorType.BIGINT, v.value()) : null;
-      case VARDECIMAL:
-        if (!integer && from != MinorType.VARDECIMAL) {
-          return null;
-        }
-        BigDecimal x = (BigDecimal) v.value();
-        if (x.stripTrailingZeros().scale() > to.getScale()) {
-          return null; // the cast would round
-        }
-        BigDecimal scaled = x.setScale(to.getScale(), RoundingMode.UNNECESSARY);
-        return scaled.precision() <= to.getPrecision() ? new Value(MinorType.VARDECIMAL, scaled) : null;
-      case FLOAT8:
-        return integer ? new Value(MinorType.FLOAT8, (double) ((BigDecimal) v.value()).longValueExact())
-            : from == MinorType.FLOAT4 ? new Value(MinorType.FLOAT8, (double) (Float) v.value())
-            : from == MinorType.FLOAT8 ? v : null;
-      case FLOAT4:
-        if (integer) {
-          return new Value(MinorType.FLOAT4, (float) ((BigDecimal) v.value()).longValueExact());
-        }
-        if (from == MinorType.FLOAT8 && Float.isFinite((float) (double) (Double) v.value())) {
-          return new Value(MinorType.FLOAT4, (float) (double) (Double) v.value());
-        }
-        return from == MinorType.FLOAT4 ? v : null;
-      case VARCHAR:
-        return from == MinorType.VARCHAR && ((String) v.value()).length() <= to.getPrecision() ? v : null;
-      case BIT:
-        return from == MinorType.BIT ? v : null;
-      case DATE: // castDATE(BIGINT) keeps the milliseconds; a string is parsed
-        if (integer) {
-          return new Value(MinorType.DATE, ((BigDecimal) v.value()).longValueExact());
-        }
-        return from == MinorType.DATE ? v
-            : from == MinorType.VARCHAR && date((String) v.value()) != null
-            ? new Value(MinorType.DATE, date((String) v.value())) : null;
-      case TIMESTAMP:
-        if (integer) {
-          return new Value(MinorType.TIMESTAMP, ((BigDecimal) v.value()).longValueExact());
-        }
-        if (from == MinorType.DATE || from == MinorType.TIMESTAMP) {
-          return new Value(MinorType.TIMESTAMP, v.value());
-        }
-        return from == MinorType.VARCHAR && timestamp((String) v.value()) != null
-            ? new Value(MinorType.TIMESTAMP, timestamp((String) v.value())) : null;
-      case TIME: // castTIME(INT) keeps the milliseconds
-        return from == MinorType.INT || from == MinorType.TIME
-            ? new Value(MinorType.TIME, ((Number) v.value()).longValue()) : null;
-      default:
-        return null;
-    }
-  }
-
-  private static boolean fits(BigDecimal x, long min, long max) {
-    return x.compareTo(BigDecimal.valueOf(min)) >= 0 && x.compareTo(BigDecimal.valueOf(max)) <= 0;
-  }
-
-  /** Milliseconds of a plain {@code yyyy-mm-dd} (as Drill parses it to a DATE or TIMESTAMP), or null. */
-  private static Long date(String s) {
-    if (!DATE.matcher(s).matches()) {
-      return null;
-    }
-    try {
-      LocalDate d = LocalDate.parse(s);
-      return d.getYear() < 1 ? null : d.toEpochDay() * MILLIS_PER_DAY;
-    } catch (DateTimeParseException e) {
-      return null;
-    }
-  }
-
-  /** Milliseconds (UTC, as Drill's cast to TIMESTAMP) of {@code yyyy-mm-dd[ hh:mm:ss[.fff]]}, or null. */
-  private static Long timestamp(String s) {
-    Long day = date(s);
-    if (day != null) {
-      return day;
-    }
-    Matcher m = TIMESTAMP.matcher(s);
-    if (!m.matches() || date(m.group(1)) == null) {
-      return null;
-    }
-    try {
-      LocalDateTime t = LocalDateTime.parse(m.group(1) + "T" + m.group(2) + (m.group(3) == null ? "" : m.group(3)));
-      return t.toInstant(ZoneOffset.UTC).toEpochMilli();
-    } catch (DateTimeParseException e) {
-      return null;
     }
   }
 }
