@@ -18,6 +18,7 @@ import io.turboparquet.format.PhysicalType;
 import io.turboparquet.format.Repetition;
 import io.turboparquet.testing.CorpusFiles;
 import io.turboparquet.testing.GeneratedFile;
+import io.turboparquet.testing.SharedGeneratedFiles;
 import io.turboparquet.testing.TestFileGenerator;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -62,7 +63,7 @@ class ParquetJavaFootersTest {
       }
     }
     assertTrue(files.size() > 20, "corpus files readable by parquet-java: " + files.size());
-    TestFileGenerator.generateAll(dir).stream().map(GeneratedFile::path).forEach(files::add);
+    SharedGeneratedFiles.all().stream().map(GeneratedFile::path).forEach(files::add);
     TestFileGenerator.nestedFiles(dir.resolve("nested")).stream().map(GeneratedFile::path).forEach(files::add);
     ParquetReadOptions drills = ParquetReaderConfig.getDefaultInstance().toReadOptions();
     ParquetReadOptions signedStrings = ParquetReadOptions.builder().useSignedStringMinMax(true).build();

@@ -12,7 +12,7 @@ import java.util.SplittableRandom;
 import java.util.function.Function;
 import org.apache.drill.exec.ExecConstants;
 import org.apache.drill.test.ClusterTest;
-import org.apache.drill.test.QueryBuilder.QuerySummary;
+import org.apache.drill.test.QueryRowSetIterator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
@@ -72,9 +72,10 @@ public class RowFilterDrillTest extends ClusterTest {
       String sql = "select " + columns + " from TABLE where " + where + " order by id";
       Result expected = Result.of(client, sql.replace("TABLE", table("parquet")));
       String turbo = sql.replace("TABLE", table(TurboParquetFormatConfig.NAME));
-      assertEquals(where, expected, Result.of(client, turbo));
-      QuerySummary summary = client.queryBuilder().sql(turbo).run();
-      for (ScanProfiles.Operator scan : ScanProfiles.of(cluster, summary, SCAN)) {
+      // The rows and the scan's metrics of one run of the query (its profile, by the query's id).
+      QueryRowSetIterator batches = client.queryBuilder().sql(turbo).rowSetIterator();
+      assertEquals(where, expected, Result.of(batches));
+      for (ScanProfiles.Operator scan : ScanProfiles.of(cluster, batches.queryIdString(), SCAN)) {
         assertEquals(where, scan.metric("NUM_ROWS"), scan.records());
         handed += scan.records();
         dropped += scan.metric("NUM_FILTERED_ROWS");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.google.common.collect.Multimap;
 import io.turboparquet.testing.CorpusFiles;
 import io.turboparquet.testing.GeneratedFile;
+import io.turboparquet.testing.SharedGeneratedFiles;
 import io.turboparquet.testing.TestFileGenerator;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -52,7 +53,7 @@ class RowGroupsMetadataTest {
         files.add(r.file());
       }
     }
-    TestFileGenerator.generateAll(dir.resolve("generated")).stream().map(GeneratedFile::path).forEach(files::add);
+    SharedGeneratedFiles.all().stream().map(GeneratedFile::path).forEach(files::add);
     TestFileGenerator.nestedFiles(dir.resolve("nested")).stream().map(GeneratedFile::path).forEach(files::add);
     int tables = 0;
     int rowGroups = 0;

@@ -34,10 +34,15 @@ final class ScanProfiles {
   }
 
   static List<Operator> of(ClusterFixture cluster, QuerySummary summary, String operatorType) throws Exception {
+    return of(cluster, summary.queryIdString(), operatorType);
+  }
+
+  /** The profile of a completed query by its id (e.g. a fully read QueryRowSetIterator's). */
+  static List<Operator> of(ClusterFixture cluster, String queryId, String operatorType) throws Exception {
     QueryProfile profile = cluster.drillbit().getContext().getProfileStoreContext().getCompletedProfileStore()
-        .get(summary.queryIdString());
+        .get(queryId);
     if (profile == null) {
-      throw new AssertionError("no profile for " + summary.queryIdString());
+      throw new AssertionError("no profile for " + queryId);
     }
     return of(profile, operatorType);
   }

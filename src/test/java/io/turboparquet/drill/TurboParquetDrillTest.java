@@ -11,6 +11,7 @@ import io.turboparquet.testing.GeneratedFile;
 import io.turboparquet.testing.NullTypeFiles;
 import io.turboparquet.testing.OracleColumn.Entry;
 import io.turboparquet.testing.OracleDigest;
+import io.turboparquet.testing.SharedGeneratedFiles;
 import io.turboparquet.testing.TestFileGenerator;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -146,9 +147,8 @@ public class TurboParquetDrillTest extends ClusterTest {
 
   @Test
   public void generatedFlatFiles() throws Exception {
-    Path dir = Files.createDirectories(data.resolve("generated"));
     List<Path> flat = new ArrayList<>();
-    for (GeneratedFile f : TestFileGenerator.generateAll(dir)) {
+    for (GeneratedFile f : SharedGeneratedFiles.linkedInto(data.resolve("generated"))) {
       if (allFlat(f.path())) {
         flat.add(f.path());
       }
@@ -172,12 +172,11 @@ public class TurboParquetDrillTest extends ClusterTest {
    */
   @Test
   public void microsecondColumnsAsInt64() throws Exception {
-    Path dir = Files.createDirectories(data.resolve("micros"));
     client.alterSession(ExecConstants.PARQUET_READER_TIMESTAMP_MICROS_AS_INT64, true);
     client.alterSession(ExecConstants.PARQUET_READER_TIME_MICROS_AS_INT64, true);
     try {
       int compared = 0;
-      for (GeneratedFile f : TestFileGenerator.generateAll(dir)) {
+      for (GeneratedFile f : SharedGeneratedFiles.linkedInto(data.resolve("micros"))) {
         FileMetadata meta = footer(f.path());
         boolean micros = meta.schema().columns().stream()
             .anyMatch(c -> c.logicalType() != null && c.logicalType().contains("MICROS"));
@@ -282,6 +281,7 @@ public class TurboParquetDrillTest extends ClusterTest {
 
   /** Compares *, a projection, a filter and count(*) on one file; false if the built-in reader cannot read it. */
   private static boolean compareFile(String table, Path file, boolean required) throws Exception {
+    FileQueries q = new FileQueries();
     FileMetadata meta = footer(file);
     List<ColumnDescriptor> columns = meta.schema().columns().stream()
         .filter(c -> c.isFlat() && c.path().size() == 1).toList();
@@ -290,13 +290,13 @@ public class TurboParquetDrillTest extends ClusterTest {
     }
     boolean everyColumnFlat = columns.size() == meta.schema().columns().size();
     String all = columns.stream().map(c -> "`" + c.dottedPath() + "`").collect(Collectors.joining(", "));
-    if (!required && !builtInReads(table, all)) {
+    if (!required && !builtInReads(q, table, all)) {
       // Drill's built-in reader fails on some column types or encodings of a file: compare the columns it reads.
-      if (!builtInReads(table, "`" + columns.get(0).dottedPath() + "`")) {
+      if (!builtInReads(q, table, "`" + columns.get(0).dottedPath() + "`")) {
         System.out.println(table + ": built-in parquet reader cannot read it; not compared");
         return false;
       }
-      List<ColumnDescriptor> readable = readableByBuiltIn(table, columns);
+      List<ColumnDescriptor> readable = readableByBuiltIn(q, table, columns);
       System.out.println(table + ": built-in parquet reader reads " + readable.size() + " of " + columns.size()
           + " columns; compared those");
       if (readable.isEmpty()) {
@@ -305,23 +305,23 @@ public class TurboParquetDrillTest extends ClusterTest {
       columns = readable;
       everyColumnFlat = false;
       all = columns.stream().map(c -> "`" + c.dottedPath() + "`").collect(Collectors.joining(", "));
-      if (!builtInReads(table, all)) {
+      if (!builtInReads(q, table, all)) {
         return false;
       }
     }
-    List<ColumnDescriptor> screened = screen(table, file, columns);
+    List<ColumnDescriptor> screened = screen(q, table, file, columns);
     if (screened.size() < columns.size()) {
       columns = screened;
       everyColumnFlat = false;
       all = columns.stream().map(c -> "`" + c.dottedPath() + "`").collect(Collectors.joining(", "));
     }
-    same(table, everyColumnFlat ? "*" : all);
+    same(q, table, everyColumnFlat ? "*" : all, null);
     List<String> some = new ArrayList<>();
     for (int i = columns.size() - 1; i >= 0 && some.size() < 3; i -= 2) {
       some.add("`" + columns.get(i).dottedPath() + "`");
     }
-    same(table, String.join(", ", some));
-    same(table, all, filterOn(columns));
+    same(q, table, String.join(", ", some), null);
+    same(q, table, all, filterOn(columns));
     sameCount(table, "");
     sameCount(table, "where " + filterOn(columns));
     return true;
@@ -340,24 +340,57 @@ public class TurboParquetDrillTest extends ClusterTest {
   }
 
   /** The columns the built-in reader reads, found by halving the column list where a query fails. */
-  private static List<ColumnDescriptor> readableByBuiltIn(String table, List<ColumnDescriptor> columns) {
+  private static List<ColumnDescriptor> readableByBuiltIn(FileQueries q, String table,
+                                                          List<ColumnDescriptor> columns) {
     if (columns.isEmpty()
-        || builtInReads(table, columns.stream().map(c -> "`" + c.dottedPath() + "`").collect(Collectors.joining(", ")))) {
+        || builtInReads(q, table, columns.stream().map(c -> "`" + c.dottedPath() + "`").collect(Collectors.joining(", ")))) {
       return columns;
     }
     if (columns.size() == 1) {
       return List.of();
     }
-    List<ColumnDescriptor> out = new ArrayList<>(readableByBuiltIn(table, columns.subList(0, columns.size() / 2)));
-    out.addAll(readableByBuiltIn(table, columns.subList(columns.size() / 2, columns.size())));
+    List<ColumnDescriptor> out = new ArrayList<>(readableByBuiltIn(q, table, columns.subList(0, columns.size() / 2)));
+    out.addAll(readableByBuiltIn(q, table, columns.subList(columns.size() / 2, columns.size())));
     return out;
   }
 
-  private static boolean builtInReads(String table, String columns) {
-    try {
-      return client.queryBuilder().sql("select " + columns + " from " + table(table, "parquet")).run().succeeded();
-    } catch (Exception e) {
-      return false;
+  private static boolean builtInReads(FileQueries q, String table, String columns) {
+    return q.succeeds("select " + columns + " from " + table(table, "parquet"));
+  }
+
+  /**
+   * The queries of one file's comparison, each run once: the file does not change while it is
+   * compared, and the column search, screen() and same() ask some of the same queries (the search
+   * retries the full column list; screen() reads what the search found readable; same() repeats
+   * screen()'s queries when no column was left out).
+   */
+  private static final class FileQueries {
+    private final java.util.Map<String, Result> results = new java.util.HashMap<>();
+    private final java.util.Set<String> failures = new java.util.HashSet<>();
+
+    Result run(String sql) throws Exception {
+      Result r = results.get(sql);
+      if (r == null) {
+        r = TurboParquetDrillTest.run(sql);
+        results.put(sql, r);
+      }
+      return r;
+    }
+
+    boolean succeeds(String sql) {
+      if (results.containsKey(sql)) {
+        return true;
+      }
+      if (failures.contains(sql)) {
+        return false;
+      }
+      try {
+        run(sql);
+        return true;
+      } catch (Exception e) {
+        failures.add(sql);
+        return false;
+      }
     }
   }
 
@@ -366,9 +399,13 @@ public class TurboParquetDrillTest extends ClusterTest {
   }
 
   private static void same(String table, String columns, String filter) throws Exception {
+    same(new FileQueries(), table, columns, filter);
+  }
+
+  private static void same(FileQueries q, String table, String columns, String filter) throws Exception {
     String where = filter == null ? "" : " where " + filter;
-    Result expected = run("select " + columns + " from " + table(table, "parquet") + where);
-    Result actual = run("select " + columns + " from " + table(table, TurboParquetFormatConfig.NAME) + where);
+    Result expected = q.run("select " + columns + " from " + table(table, "parquet") + where);
+    Result actual = q.run("select " + columns + " from " + table(table, TurboParquetFormatConfig.NAME) + where);
     String what = table + ": select " + columns + where;
     assertEquals(what + " (schema)", expected.schema(), actual.schema());
     assertEquals(what + " (row count)", expected.rows().size(), actual.rows().size());
@@ -422,11 +459,11 @@ public class TurboParquetDrillTest extends ClusterTest {
    * compare further. Where the two differ, turbo-parquet must agree with parquet-java (else the test
    * fails); such a column is a bug of Drill's built-in reader, reported and left out.
    */
-  private static List<ColumnDescriptor> screen(String table, Path file, List<ColumnDescriptor> columns)
-      throws Exception {
+  private static List<ColumnDescriptor> screen(FileQueries q, String table, Path file,
+                                               List<ColumnDescriptor> columns) throws Exception {
     String all = columns.stream().map(c -> "`" + c.dottedPath() + "`").collect(Collectors.joining(", "));
-    Result expected = run("select " + all + " from " + table(table, "parquet"));
-    Result actual = run("select " + all + " from " + table(table, TurboParquetFormatConfig.NAME));
+    Result expected = q.run("select " + all + " from " + table(table, "parquet"));
+    Result actual = q.run("select " + all + " from " + table(table, TurboParquetFormatConfig.NAME));
     assertEquals(table + " (schema)", expected.schema(), actual.schema());
     assertEquals(table + " (row count)", expected.cells().size(), actual.cells().size());
     List<ColumnDescriptor> keep = new ArrayList<>();

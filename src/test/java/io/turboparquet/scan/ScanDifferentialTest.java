@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turboparquet.testing.GeneratedFile;
 import io.turboparquet.testing.OracleDigest;
-import io.turboparquet.testing.TestFileGenerator;
+import io.turboparquet.testing.SharedGeneratedFiles;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,7 +14,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every generated file (type x encoding x codec x page version x nullability x nesting) digests
@@ -24,7 +23,6 @@ import org.junit.jupiter.api.io.TempDir;
  * several batch sizes.
  */
 class ScanDifferentialTest {
-  @TempDir static java.nio.file.Path dir;
   private static List<GeneratedFile> files;
   private static ScanHarness harness;
 
@@ -44,7 +42,7 @@ class ScanDifferentialTest {
 
   @BeforeAll
   static void generate() throws IOException {
-    files = TestFileGenerator.generateAll(dir);
+    files = SharedGeneratedFiles.all();
     harness = new ScanHarness();
   }
 

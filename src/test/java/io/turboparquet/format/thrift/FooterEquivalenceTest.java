@@ -23,7 +23,7 @@ import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.ThriftFooterDecoder;
 import io.turboparquet.testing.CorpusFiles;
 import io.turboparquet.testing.GeneratedFile;
-import io.turboparquet.testing.TestFileGenerator;
+import io.turboparquet.testing.SharedGeneratedFiles;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -48,7 +48,6 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -59,12 +58,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * header and every page index equals parquet-format's.
  */
 class FooterEquivalenceTest {
-  @TempDir static Path dir;
   static List<Path> generated;
 
   @BeforeAll
   static void generate() {
-    generated = TestFileGenerator.generateAll(dir).stream().map(GeneratedFile::path).toList();
+    generated = SharedGeneratedFiles.all().stream().map(GeneratedFile::path).toList();
   }
 
   static Stream<Path> corpus() {
