@@ -47,7 +47,6 @@ final class ProfileMetrics {
     stats.addLongStat(ScanMetric.TOTAL_PRUNING_BYTES, m.dictionaryPruningBytes() + m.bloomFilterBytes());
     stats.addLongStat(ScanMetric.NUM_LATE_SKIPPED_ROWS, m.lateSkippedRows());
     stats.addLongStat(ScanMetric.NUM_FILTERED_ROWS, m.filteredRows());
-    stats.addLongStat(ScanMetric.NUM_ROWS_PASSED_OVER, m.rowsPassedOver());
     if (options != null) {
       stats.setLongStat(ScanMetric.OPTION_ASYNC_PAGE_READS, options.io().asyncPageReads() ? 1 : 0);
       stats.setLongStat(ScanMetric.OPTION_BUFFERED_READS, options.io().bufferedReads() ? 1 : 0);

@@ -99,9 +99,7 @@ enum ScanMetric implements MetricDef {
   /** Rows of batches with no candidate row by the filter columns' values: other columns not decoded (late materialization). */
   NUM_LATE_SKIPPED_ROWS,
   /** Rows of decoded batches that the pushed filter ruled out: not handed to Drill. */
-  NUM_FILTERED_ROWS,
-  /** Of those, rows the fixed-width columns outside the filter passed over undecoded. */
-  NUM_ROWS_PASSED_OVER;
+  NUM_FILTERED_ROWS;
 
   private static final Logger logger = LoggerFactory.getLogger(ScanMetric.class);
 

@@ -48,21 +48,12 @@ final class BatchDecoder {
    * more than one column is to be decoded, else on this thread.
    */
   void decode(ColumnBatch[] into, boolean[] chosen, boolean wanted, long start, int rows) throws IOException {
-    decode(into, chosen, wanted, start, rows, null);
-  }
-
-  /**
-   * As {@link #decode(ColumnBatch[], boolean[], boolean, long, int)}; with a {@code selection},
-   * only its rows of the {@code rows} from {@code start} ({@link ColumnChunkReader#readSelected}).
-   */
-  void decode(ColumnBatch[] into, boolean[] chosen, boolean wanted, long start, int rows, RowSelection selection)
-      throws IOException {
     int count = 0;
     for (int i = 0; i < readers.size(); i++) {
       count += chosen == null || chosen[i] == wanted ? 1 : 0;
     }
     if (parallel() && count > 1) {
-      ColumnBatch[] done = finish(submit(chosen, wanted, start, rows, selection));
+      ColumnBatch[] done = finish(submit(chosen, wanted, start, rows));
       for (int i = 0; i < done.length; i++) {
         if (done[i] != null) {
           into[i] = done[i];
@@ -76,8 +67,7 @@ final class BatchDecoder {
       if (chosen == null || chosen[i] == wanted) {
         try {
           context.checkCancelled(where(i));
-          into[i] = selection == null ? readers.get(i).readBatch(start, rows, byteLimit)
-              : readers.get(i).readSelected(start, selection);
+          into[i] = readers.get(i).readBatch(start, rows, byteLimit);
         } catch (IOException | RuntimeException e) {
           failedColumn = i;
           throw e;
@@ -95,11 +85,8 @@ final class BatchDecoder {
     return failedColumn;
   }
 
-  /**
-   * The chosen columns' decodes of a batch (of a selection's rows only, when given one), each its
-   * own task, queued on the decode pool largest column first.
-   */
-  DecodeTask[] submit(boolean[] chosen, boolean wanted, long start, int rows, RowSelection selection) {
+  /** The chosen columns' decodes of a batch, each its own task, queued on the decode pool largest column first. */
+  DecodeTask[] submit(boolean[] chosen, boolean wanted, long start, int rows) {
     DecodeTask[] tasks = new DecodeTask[readers.size()];
     long byteLimit = context.options().decode().batchBytes();
     for (int i = 0; i < readers.size(); i++) {
@@ -108,7 +95,7 @@ final class BatchDecoder {
         ErrorContext where = where(i);
         tasks[i] = new DecodeTask(() -> {
           context.checkCancelled(where);
-          return selection == null ? r.readBatch(start, rows, byteLimit) : r.readSelected(start, selection);
+          return r.readBatch(start, rows, byteLimit);
         });
       }
     }

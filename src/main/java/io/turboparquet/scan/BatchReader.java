@@ -58,19 +58,6 @@ abstract sealed class BatchReader implements AutoCloseable permits FlatColumnRea
     return batch;
   }
 
-  /**
-   * Reads the rows of {@code selection} among those from {@code firstRow} on, and only those (see
-   * {@link ColumnChunkReader#readSelected}).
-   */
-  final ColumnBatch readSelected(long firstRow, RowSelection selection) throws IOException {
-    if (firstRow != rowPosition) {
-      seekRow(firstRow);
-    }
-    sink.reset();
-    rowPosition = firstRow + readSelection(firstRow, selection);
-    return batch;
-  }
-
   private void seekRow(long target) throws IOException {
     if (carry.rows() > 0 || target < rowPosition) {
       throw location.context().illegalState("cannot move from row " + rowPosition + " to row "
@@ -82,14 +69,6 @@ abstract sealed class BatchReader implements AutoCloseable permits FlatColumnRea
 
   /** Fills {@link #batch} with up to {@code rows} rows, those carried over first; the sink is reset. */
   abstract void read(int rows) throws IOException;
-
-  /**
-   * Fills {@link #batch} with the rows of {@code selection} among those from {@code firstRow}, where
-   * the cursor is; returns how many rows it moved over (up to the last selected one).
-   */
-  int readSelection(long firstRow, RowSelection selection) throws IOException {
-    throw location.context().illegalState("only flat columns read a selection");
-  }
 
   /** Moves the cursor from row {@code from}, where the last batch ended, to row {@code target} (later). */
   abstract void seek(long from, long target) throws IOException;

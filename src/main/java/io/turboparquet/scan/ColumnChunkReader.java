@@ -1,7 +1,6 @@
 package io.turboparquet.scan;
 
 import io.turboparquet.format.ColumnDescriptor;
-import io.turboparquet.format.Encoding;
 import io.turboparquet.io.BufferSource;
 import io.turboparquet.io.ChunkInput;
 import io.turboparquet.page.ChunkLocation;
@@ -63,29 +62,11 @@ final class ColumnChunkReader implements AutoCloseable {
    * columns, with nothing carried over: page-index skipping). The result stays valid until the next call.
    */
   ColumnBatch readBatch(long firstRow, int rows, long byteLimit) throws IOException {
-    return timed(() -> reader.readBatch(firstRow, rows, byteLimit));
-  }
-
-  /**
-   * Decodes only the rows of {@code selection} (batch rows counted from {@code firstRow}) and passes
-   * over the others: the batch holds the selected rows alone, in order. A flat fixed-width column
-   * with no rows carried over; it may stop after the last selected row, and the next batch passes
-   * over the rest.
-   */
-  ColumnBatch readSelected(long firstRow, RowSelection selection) throws IOException {
-    return timed(() -> reader.readSelected(firstRow, selection));
-  }
-
-  private interface Read {
-    ColumnBatch run() throws IOException;
-  }
-
-  private ColumnBatch timed(Read read) throws IOException {
     long t0 = System.nanoTime();
     long waitBefore = cursor.waitNanos();
     long decompressBefore = cursor.decompressNanos();
     try {
-      return read.run();
+      return reader.readBatch(firstRow, rows, byteLimit);
     } catch (UnsupportedOperationException e) {
       throw e;
     } catch (RuntimeException e) { // no JDK exception leaves the core without the file and page
@@ -95,18 +76,6 @@ final class ColumnChunkReader implements AutoCloseable {
           - (cursor.decompressNanos() - decompressBefore);
       decodeNanos += spent;
     }
-  }
-
-  /**
-   * Whether to read selections of rows ({@link #readSelected}) rather than whole batches: a flat
-   * fixed-width column (which never ends a batch early) with dictionary-encoded pages, where each
-   * value decoded is a lookup that passing over saves. A PLAIN fixed-width value is a copy, cheaper
-   * than the seek and call a run of selected rows costs.
-   */
-  boolean readsSelections() {
-    List<Encoding> encodings = location.chunk().encodings();
-    return column.isFlat() && column.valueWidth() > 0
-        && (encodings.contains(Encoding.RLE_DICTIONARY) || encodings.contains(Encoding.PLAIN_DICTIONARY));
   }
 
   /** The row of the row group the next batch starts at (rows kept for it aside). */

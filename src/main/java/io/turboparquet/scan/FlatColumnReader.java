@@ -47,63 +47,16 @@ final class FlatColumnReader extends BatchReader {
           break; // the batch is full
         }
       }
-      nonNull += readInPage(done, k);
+      if (maxDef == 0) {
+        cursor.decoder().read(sink, k);
+        nonNull += k;
+      } else {
+        nonNull += readOptionalRun(done, k);
+      }
+      cursor.advance(k);
       done += k;
     }
     batch.set(done, done, nonNull, maxDef == 0 ? null : validity, null, maxDef > 1 ? defOut : null);
-  }
-
-  /**
-   * Only the selection's rows of the {@code span} rows from {@code firstRow} (where the reader is),
-   * each run of consecutive rows read as one, the rows between passed over undecoded. A fixed-width
-   * column only, with nothing carried over: its rows never end a batch early, so the batch holds
-   * every selected row. The rows after the last selected one are left for the next batch to pass over.
-   */
-  @Override
-  int readSelection(long firstRow, RowSelection selection) throws IOException {
-    if (bounded || carry.rows() > 0) {
-      throw location.context().illegalState("a selection is read only by fixed-width columns with no rows carried over");
-    }
-    int n = selection.selected();
-    sink.reserve(n);
-    int done = 0;
-    int nonNull = 0;
-    int consumed = 0;
-    for (int i = 0; i < n; ) {
-      int from = selection.rowAt(i);
-      int to = from + 1;
-      for (i++; i < n && selection.rowAt(i) == to; i++) {
-        to++;
-      }
-      if (from > consumed) {
-        seek(firstRow + consumed, firstRow + from);
-      }
-      for (int end = done + to - from; done < end; ) {
-        if (cursor.entryIndex() == cursor.pageEntries() && !cursor.nextDataPage()) {
-          throw location.corruption(cursor.pageOffset(), "the column chunk ends before row "
-              + (firstRow + to - (end - done)), null);
-        }
-        int k = Math.min(end - done, cursor.pageEntries() - cursor.entryIndex());
-        nonNull += readInPage(done, k);
-        done += k;
-      }
-      consumed = to;
-    }
-    batch.set(done, done, nonNull, maxDef == 0 ? null : validity, null, maxDef > 1 ? defOut : null);
-    return consumed;
-  }
-
-  /** The next {@code k} rows of the current page into the batch from row {@code at}; returns how many are not null. */
-  private int readInPage(int at, int k) {
-    int nonNull;
-    if (maxDef == 0) {
-      cursor.decoder().read(sink, k);
-      nonNull = k;
-    } else {
-      nonNull = readOptionalRun(at, k);
-    }
-    cursor.advance(k);
-    return nonNull;
   }
 
   /** Rows {@code [at, at + k)} of an optional column from the current page; returns defined count. */

@@ -79,8 +79,6 @@ final class RowGroupScanner implements AutoCloseable {
    */
   private BatchFilter rowFilter;
   private final RowSelection selection = new RowSelection();
-  /** The rows {@link #selection} was judged over for the batch being made, or -1 when it is not yet. */
-  private int selectionRows = -1;
   private int batchesJudged;
   private boolean anyCompacted;
   private static final int JUDGE_TRIAL_BATCHES = 8;
@@ -91,15 +89,6 @@ final class RowGroupScanner implements AutoCloseable {
    */
   private BatchFilter late;
   private boolean[] isFilterColumn;
-  /**
-   * With late materialization, the columns outside the filter by kind: those that can read only a
-   * selection of rows ({@link ColumnChunkReader#readsSelections}), decoded after the others over the
-   * rows the batch ends up with (only the filter's rows, when it keeps few: {@link #readsSelection}),
-   * and the others, decoded over every row (variable-width ones may end a batch early). Null when
-   * there are none of that kind.
-   */
-  private boolean[] wholeOthers;
-  private boolean[] selectingOthers;
   /** Whether late materialization skipped rows of this row group (then only the filter's columns were read through). */
   private boolean lateSkipped;
   private int lateDecisions;
@@ -201,15 +190,6 @@ final class RowGroupScanner implements AutoCloseable {
       for (int i : late.filterColumns()) {
         isFilterColumn[i] = true;
       }
-      boolean[] whole = new boolean[projection.size()];
-      boolean[] selecting = new boolean[projection.size()];
-      for (int i = 0; i < projection.size(); i++) {
-        if (!isFilterColumn[i]) {
-          (readers.get(i).readsSelections() ? selecting : whole)[i] = true;
-        }
-      }
-      wholeOthers = anyOf(whole) ? whole : null;
-      selectingOthers = anyOf(selecting) ? selecting : null;
     }
   }
 
@@ -271,8 +251,6 @@ final class RowGroupScanner implements AutoCloseable {
     ErrorContext where = ErrorContext.of(file).inRowGroup(rowGroup.index());
     while (true) {
       context.checkCancelled(where); // late materialization may pass over many batches in one call
-      selectionRows = -1;
-      boolean decodedSelection = false; // the fixed-width columns outside the filter hold the selection's rows only
       long start = nextStart();
       if (start < 0) {
         if (!checkedEnd && !filtered) { // once the last batch is done with: no column may hold values past the rows
@@ -296,7 +274,7 @@ final class RowGroupScanner implements AutoCloseable {
       } else if (late != null) {
         columns = new ColumnBatch[readers.size()];
         decoder.decode(columns, isFilterColumn, true, start, rows);
-        int candidates = fewest(columns, start, remaining, rows, null);
+        int candidates = fewest(columns, start, remaining, rows);
         int first = late.firstMatch(columns, 0, candidates);
         if (first > 0 && first >= candidates / TRIM_SHARE && othersCanSkipTo(start + first)) {
           // No candidate before `first` (none at all when it is `candidates`): pass over those rows.
@@ -315,27 +293,14 @@ final class RowGroupScanner implements AutoCloseable {
         if (candidates - end < candidates / TRIM_SHARE) {
           end = candidates; // a short tail without candidates is not worth carrying over
         }
-        if (rowFilter == null || selectingOthers == null) {
-          decoder.decode(columns, isFilterColumn, false, start, end);
-          rows = fewest(columns, start, remaining, end, null);
-          judged(rows, rows); // the rows after them are judged again with the next batch
-        } else {
-          if (wholeOthers != null) {
-            decoder.decode(columns, wholeOthers, true, start, end);
-          }
-          rows = fewest(columns, start, remaining, end, null);
-          rowFilter.select(columns, rows, selection);
-          selectionRows = rows;
-          decodedSelection = readsSelection(rows);
-          judged(rows, decodedSelection ? selection.selected() : rows); // rows the selecting columns decode
-          decoder.decode(columns, selectingOthers, true, start, rows, decodedSelection ? selection : null);
-          lateSkipped |= decodedSelection; // those columns do not read every row to the chunk's end
-        }
+        decoder.decode(columns, isFilterColumn, false, start, end);
+        rows = fewest(columns, start, remaining, end);
+        judged(rows, rows); // the rows after them are judged again with the next batch
       } else {
         columns = new ColumnBatch[readers.size()];
         decoder.decode(columns, null, true, start, rows);
       }
-      rows = fewest(columns, start, remaining, rows, decodedSelection ? selectingOthers : null);
+      rows = fewest(columns, start, remaining, rows);
       for (int i = 0; i < columns.length; i++) {
         if (columns[i].rowCount() > rows) {
           readers.get(i).keep(rows);
@@ -346,11 +311,9 @@ final class RowGroupScanner implements AutoCloseable {
       if (rowFilter == null) {
         return new Batch(rowGroup.index(), start, rows, Arrays.asList(columns), null, false);
       }
-      if (selectionRows != rows) {
-        rowFilter.select(columns, rows, selection);
-      }
+      rowFilter.select(columns, rows, selection);
       int kept = selection.selected();
-      boolean compact = decodedSelection || 2 * kept <= rows;
+      boolean compact = 2 * kept <= rows;
       anyCompacted |= compact;
       if (++batchesJudged == JUDGE_TRIAL_BATCHES && !anyCompacted) {
         rowFilter = null;
@@ -359,16 +322,11 @@ final class RowGroupScanner implements AutoCloseable {
         return new Batch(rowGroup.index(), start, rows, Arrays.asList(columns), null, kept == rows);
       }
       context.metrics().addFilteredRows(rows - kept);
-      if (decodedSelection) {
-        context.metrics().addRowsPassedOver(rows - kept);
-      }
       if (kept == 0) {
         continue;
       }
-      for (int i = 0; i < columns.length; i++) {
-        if (!decodedSelection || !selectingOthers[i]) {
-          selection.compact(columns[i]);
-        }
+      for (ColumnBatch c : columns) {
+        selection.compact(c);
       }
       return new Batch(rowGroup.index(), start, kept, Arrays.asList(columns), selection.copy(), true);
     }
@@ -376,15 +334,14 @@ final class RowGroupScanner implements AutoCloseable {
 
   /**
    * The fewest rows any of the decoded columns returned (columns end early at their byte limit),
-   * at most {@code asked}, those {@code passOver} marks aside (they hold a selection's rows); a column that returned none where rows remain is corrupt (a chunk that
+   * at most {@code asked}; a column that returned none where rows remain is corrupt (a chunk that
    * ends early shows so, at the latest one batch later).
    */
-  private int fewest(ColumnBatch[] columns, long start, long remaining, int asked, boolean[] passOver)
-      throws IOException {
+  private int fewest(ColumnBatch[] columns, long start, long remaining, int asked) throws IOException {
     int rows = asked;
     for (int i = 0; i < columns.length; i++) {
       ColumnBatch c = columns[i];
-      if (c != null && (passOver == null || !passOver[i])) {
+      if (c != null) {
         if (c.rowCount() <= 0) {
           failedColumn = i;
           throw endsEarly(c, start, remaining);
@@ -456,31 +413,8 @@ final class RowGroupScanner implements AutoCloseable {
   }
 
   /**
-   * Whether the selecting columns outside the filter read only the selection's rows of a batch of
-   * {@code rows}: when it keeps at most half of them (the batch is compacted anyway) in at most
-   * {@code rows / SELECTION_RUN_SHARE} runs. Each run costs a seek and a call into the decoder where a
-   * whole batch is one decode and a gather: on lineitem, a filter keeping 8% of the rows at random
-   * (runs of about a row, 7% of the rows) cost 1.02-1.3x more read as runs.
-   */
-  private boolean readsSelection(int rows) {
-    int kept = selection.selected();
-    return 2 * kept <= rows && selection.runs() <= rows / SELECTION_RUN_SHARE;
-  }
-
-  private static final int SELECTION_RUN_SHARE = 16;
-
-  private static boolean anyOf(boolean[] flags) {
-    for (boolean f : flags) {
-      if (f) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
    * Counts a decision of late materialization: {@code rows} rows judged, {@code decoded} of them
-   * decoded in the columns outside the filter (the fixed-width ones, when they read a selection). After {@link #LATE_TRIAL_DECISIONS} decisions, gives late
+   * decoded in every column. After {@link #LATE_TRIAL_DECISIONS} decisions, gives late
    * materialization up for the rest of the row group when more than half the rows judged were
    * decoded anyway, so that a filter that skips little costs no more than the first few batches
    * (and decoding ahead comes back).
@@ -546,7 +480,7 @@ final class RowGroupScanner implements AutoCloseable {
     long start = nextStart();
     if (start >= 0 && context.readAhead().tryTake(expectedBytes)) {
       try {
-        pending = decoder.submit(null, true, start, (int) Math.min(batchRows, ranges.to(rangeIndex) - start), null);
+        pending = decoder.submit(null, true, start, (int) Math.min(batchRows, ranges.to(rangeIndex) - start));
       } catch (RuntimeException | Error e) {
         context.readAhead().giveBack(expectedBytes);
         throw e;

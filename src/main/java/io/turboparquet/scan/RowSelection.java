@@ -46,17 +46,6 @@ final class RowSelection {
     return selected;
   }
 
-  /** Runs of consecutive rows kept. */
-  int runs() {
-    int runs = 0;
-    int next = -1;
-    for (int i = 0; i < selected; i++) {
-      runs += rows[i] != next ? 1 : 0;
-      next = rows[i] + 1;
-    }
-    return runs;
-  }
-
   /** This selection as it is now, for a batch to keep after the scanner has moved on. */
   RowSelection copy() {
     RowSelection c = new RowSelection();

@@ -28,7 +28,6 @@ public final class ScanMetrics {
   private final LongAdder rowsSkipped = new LongAdder();
   private final LongAdder lateSkippedRows = new LongAdder();
   private final LongAdder filteredRows = new LongAdder();
-  private final LongAdder rowsPassedOver = new LongAdder();
   private final LongAdder bytesSkipped = new LongAdder();
   private final LongAdder pageIndexBytes = new LongAdder();
   private final LongAdder pageIndexFallbacks = new LongAdder();
@@ -169,15 +168,6 @@ public final class ScanMetrics {
     return filteredRows.sum();
   }
 
-  /** Rows the filter ruled out that the fixed-width columns outside it passed over undecoded (also filtered rows). */
-  public void addRowsPassedOver(long rows) {
-    rowsPassedOver.add(rows);
-  }
-
-  public long rowsPassedOver() {
-    return rowsPassedOver.sum();
-  }
-
   public void addLateSkippedRows(long rows) {
     lateSkippedRows.add(rows);
     rowsSkipped.add(rows);
@@ -306,7 +296,6 @@ public final class ScanMetrics {
     m.put("rows_skipped", rowsSkipped());
     m.put("late_skipped_rows", lateSkippedRows());
     m.put("filtered_rows", filteredRows());
-    m.put("rows_passed_over", rowsPassedOver());
     m.put("bytes_skipped", bytesSkipped());
     m.put("page_index_bytes", pageIndexBytes());
     m.put("page_index_fallbacks", pageIndexFallbacks());
