@@ -89,7 +89,7 @@ public class PlanningFooterBenchmark {
   /** What planning does now: Drill's metadata made directly from our footer ({@link DrillFileMetadata}). */
   @Benchmark
   public Metadata_V4.ParquetFileAndRowCountMetadata turboDirect() throws Exception {
-    return DrillFileMetadata.of(decoded, status, fs, config, false).file();
+    return DrillFileMetadata.of(decoded, status, fs, config, new DrillFileMetadata.Typing(false, false)).file();
   }
 
   @Benchmark

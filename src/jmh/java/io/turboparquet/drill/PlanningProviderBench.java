@@ -38,7 +38,8 @@ public final class PlanningProviderBench {
             .withReaderConfig(ParquetReaderConfig.getDefaultInstance()).build();
         drills.add((System.nanoTime() - start) / 1_000_000);
         start = System.nanoTime();
-        new TurboParquetMetadataProvider.Builder(new FileSystemMetadataProviderManager(), cache, null, false)
+        new TurboParquetMetadataProvider.Builder(new FileSystemMetadataProviderManager(), cache, null,
+            new DrillFileMetadata.Typing(false, false))
             .withEntries(List.of(new ReadEntryWithPath(dir))).withSelectionRoot(dir).withFileSystem(fs)
             .withReaderConfig(ParquetReaderConfig.getDefaultInstance()).build();
         ours.add((System.nanoTime() - start) / 1_000_000);

@@ -7,6 +7,7 @@ import io.turboparquet.format.ColumnStatistics;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.format.SchemaNode;
+import io.turboparquet.scan.VariantColumn;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -51,12 +52,20 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
     Map<ColumnTypeMetadata_v4.Key, ColumnTypeMetadata_v4> types) {
 
   /**
-   * Every column's statistics, as planning collects them, each column typed as turbo-parquet reads
-   * it ({@link Planned}; with {@code builtInTypes}, as the built-in reader does).
+   * How the plugin's format properties type columns: unsigned integers and FLOAT16 as the built-in
+   * reader does ({@code builtInTypes}, else {@link Planned}), a VARIANT as VARBINARY
+   * ({@code variantAsBinary}) or VARCHAR.
    */
+  record Typing(boolean builtInTypes, boolean variantAsBinary) {
+    static Typing of(TurboParquetFormatConfig config) {
+      return new Typing(config.readsBuiltInTypes(), config.readsVariantAsBinary());
+    }
+  }
+
+  /** Every column's statistics, as planning collects them, each column typed as turbo-parquet reads it. */
   static DrillFileMetadata of(FileMetadata footer, FileStatus status, FileSystem fs, ParquetReaderConfig config,
-      boolean builtInTypes) throws IOException {
-    return new Builder(footer, config, null, builtInTypes).build(status, fs);
+      Typing typing) throws IOException {
+    return new Builder(footer, config, null, typing).build(status, fs);
   }
 
   /**
@@ -64,16 +73,21 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
    * with a column set, as its run-time pruning asks), without host affinity when {@code fs} is null.
    */
   static DrillFileMetadata of(FileMetadata footer, FileStatus status, FileSystem fs, ParquetReaderConfig config,
-      boolean builtInTypes, Set<SchemaPath> interesting) throws IOException {
-    return new Builder(footer, config, interesting, builtInTypes).build(status, fs);
+      Typing typing, Set<SchemaPath> interesting) throws IOException {
+    return new Builder(footer, config, interesting, typing).build(status, fs);
   }
 
   /**
    * What Drill's collector knows of one leaf: its name, types (as planned), levels and whether it is
-   * collected; and how its stored bounds become the planned type's.
+   * collected; and how its stored bounds become the planned type's. A VARIANT group is one leaf of
+   * Drill's metadata, as the reader gives it one column ({@link ConverterSchema}): every file column
+   * under it maps to that leaf, which {@code column}, the group's first, carries; it has no bounds
+   * and no null count, and Drill never sees its physical columns, whose types differ from file to
+   * file with the shredding.
    */
   private record Leaf(String[] name, PrimitiveTypeName primitive, ColumnTypeMetadata_v4.Key key,
-      ColumnTypeMetadata_v4 type, boolean interesting, SignedOrder order, boolean typeDefinedOrder, Planned planned) {}
+      ColumnTypeMetadata_v4 type, boolean interesting, SignedOrder order, boolean typeDefinedOrder, Planned planned,
+      int column, boolean variant) {}
 
   /**
    * The types Drill plans with where turbo-parquet reads a column as another type than the built-in
@@ -166,15 +180,15 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
     private final Leaf[] leaves;
     /** Whether a leaf's chunks are collected at all (Drill's skipNonInteresting). */
     private final boolean skipNonInteresting;
-    private final boolean builtInTypes;
+    private final Typing typing;
     private DateCorruptionStatus dates;
 
-    Builder(FileMetadata footer, ParquetReaderConfig config, Set<SchemaPath> interesting, boolean builtInTypes) {
+    Builder(FileMetadata footer, ParquetReaderConfig config, Set<SchemaPath> interesting, Typing typing) {
       this.footer = footer;
       this.config = config;
       this.interesting = interesting;
       this.skipNonInteresting = interesting != null;
-      this.builtInTypes = builtInTypes;
+      this.typing = typing;
       this.leaves = leaves();
     }
 
@@ -195,11 +209,11 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
           first = first == null ? c : first;
           Leaf leaf = leaves[c.column().index()];
           length += c.totalCompressedSize();
-          if (skipNonInteresting && !leaf.interesting()) {
+          if (skipNonInteresting && !leaf.interesting() || leaf.column() != c.column().index()) {
             continue;
           }
           ColumnStatistics s = c.statistics();
-          long nulls = s != null && s.hasNullCount() ? s.nullCount() : -1;
+          long nulls = s != null && s.hasNullCount() && !leaf.variant() ? s.nullCount() : -1;
           add(leaf, nulls, bounds(leaf, c), columns, nullCounts, types);
         }
         if (rg.numRows() == 0) {
@@ -212,8 +226,9 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
       if (rowGroups.isEmpty()) {
         // Drill's fake row group of a file without rows: every leaf, no bounds, no nulls.
         List<Metadata_V4.ColumnMetadata_v4> columns = new ArrayList<>(leaves.length);
-        for (Leaf leaf : leaves) {
-          if (!skipNonInteresting || leaf.interesting()) {
+        for (int i = 0; i < leaves.length; i++) {
+          Leaf leaf = leaves[i];
+          if ((!skipNonInteresting || leaf.interesting()) && leaf.column() == i) {
             add(leaf, 0, null, columns, nullCounts, types);
           }
         }
@@ -273,7 +288,7 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
      */
     private Object[] bounds(Leaf leaf, ColumnChunkMeta c) {
       ColumnStatistics s = c.statistics();
-      if (s == null || !ParquetJavaFooters.boundsUsable(c, footer.columnOrder(c.column()))
+      if (s == null || leaf.variant() || !ParquetJavaFooters.boundsUsable(c, footer.columnOrder(c.column()))
           || c.column().isFloat16() && leaf.planned() == Planned.AS_STORED) { // Drill would read them as bytes
         return null;
       }
@@ -319,7 +334,7 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
       Leaf[] out = new Leaf[columns.size()];
       // Drill's collector looks types up by path, the last leaf of a path (names ignore case) winning.
       Map<SchemaPath, Leaf> byPath = new HashMap<>();
-      walk(footer.schema().root(), new ArrayList<>(), new ArrayList<>(), builtInTypes, out);
+      walk(footer.schema().root(), new ArrayList<>(), new ArrayList<>(), 0, 0, typing, out);
       for (Leaf leaf : out) {
         byPath.put(SchemaPath.getCompoundPath(leaf.name()), leaf);
       }
@@ -343,29 +358,65 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
             .repetition(typed.type().repetition)
             .build();
         out[i] = new Leaf(own.name(), own.primitive(), new ColumnTypeMetadata_v4.Key(own.name()), type, collected,
-            own.order(), own.typeDefinedOrder(), own.planned());
+            own.order(), own.typeDefinedOrder(), own.planned(), own.column(), own.variant());
       }
       return out;
     }
 
-    /** Each leaf's own types and levels, with the annotations of the groups above it (Drill's ColTypeInfo). */
-    private static void walk(SchemaNode node, List<String> path, List<OriginalType> parents, boolean builtInTypes,
-        Leaf[] out) {
+    /**
+     * Each leaf's own types and levels, with the annotations of the groups above it (Drill's
+     * ColTypeInfo); {@code def} and {@code rep} are the levels of {@code node}.
+     */
+    private static void walk(SchemaNode node, List<String> path, List<OriginalType> parents, int def, int rep,
+        Typing typing, Leaf[] out) {
       for (SchemaNode child : node.children()) {
         path.add(child.name());
+        int childDef = def + (child.repetition() == io.turboparquet.format.Repetition.REQUIRED ? 0 : 1);
+        int childRep = rep + (child.repetition() == io.turboparquet.format.Repetition.REPEATED ? 1 : 0);
         if (child.isLeaf()) {
-          out[child.column().index()] = leaf(child, path, parents, builtInTypes);
+          out[child.column().index()] = leaf(child, path, parents, typing.builtInTypes());
+        } else if (VariantColumn.isVariant(child)) {
+          List<Integer> columns = new ArrayList<>();
+          leafColumns(child, columns);
+          Leaf variant = variant(child, path, parents, childDef, childRep, typing.variantAsBinary(), columns.get(0));
+          columns.forEach(i -> out[i] = variant);
         } else {
           OriginalType original = originalType(child.logicalType());
           if (original == OriginalType.MAP && !logicalMap(child) || original == OriginalType.LIST && !logicalList(child)) {
             original = null;
           }
           parents.add(original);
-          walk(child, path, parents, builtInTypes, out);
+          walk(child, path, parents, childDef, childRep, typing, out);
           parents.remove(parents.size() - 1);
         }
         path.remove(path.size() - 1);
       }
+    }
+
+    private static void leafColumns(SchemaNode group, List<Integer> out) {
+      for (SchemaNode child : group.children()) {
+        if (child.isLeaf()) {
+          out.add(child.column().index());
+        } else {
+          leafColumns(child, out);
+        }
+      }
+    }
+
+    /** A VARIANT group as the one BINARY leaf the reader makes of it: UTF8 for its JSON, or bare bytes. */
+    private static Leaf variant(SchemaNode group, List<String> path, List<OriginalType> parents, int def, int rep,
+        boolean asBinary, int column) {
+      ColumnTypeMetadata_v4 type = new ColumnTypeMetadata_v4.Builder()
+          .name(path.toArray(new String[0]))
+          .primitiveType(PrimitiveTypeName.BINARY)
+          .originalType(asBinary ? null : OriginalType.UTF8)
+          .repetitionLevel(rep)
+          .definitionLevel(def)
+          .parentTypes(new ArrayList<>(parents))
+          .repetition(repetition(group, parents))
+          .build();
+      return new Leaf(type.name, PrimitiveTypeName.BINARY, null, type, true, SignedOrder.UNKNOWN, false,
+          Planned.AS_STORED, column, true);
     }
 
     private static Leaf leaf(SchemaNode node, List<String> path, List<OriginalType> parents, boolean builtInTypes) {
@@ -387,10 +438,7 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
         original = planned.original;
         precision = planned.precision;
       }
-      // A leaf two levels under a LIST is an array element (ParquetReaderUtility.isLogicalListType's shape).
-      int list = parents.size() - 2;
-      Type.Repetition repetition = list >= 0 && parents.get(list) == OriginalType.LIST ? Type.Repetition.REPEATED
-          : Type.Repetition.valueOf(node.repetition().name());
+      Type.Repetition repetition = repetition(node, parents);
       ColumnTypeMetadata_v4 type = new ColumnTypeMetadata_v4.Builder()
           .name(path.toArray(new String[0]))
           .primitiveType(primitive)
@@ -404,7 +452,17 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
           .build();
       // parquet-java's default column order: undefined for INT96 and INTERVAL, else type-defined.
       boolean typeDefined = primitive != PrimitiveTypeName.INT96 && original != OriginalType.INTERVAL;
-      return new Leaf(type.name, primitive, null, type, true, order, typeDefined, planned);
+      return new Leaf(type.name, primitive, null, type, true, order, typeDefined, planned, c.index(), false);
+    }
+
+    /**
+     * A node's repetition as Drill's collector gives a leaf's: REPEATED for an array element, two levels
+     * under a LIST (ParquetReaderUtility.isLogicalListType's shape).
+     */
+    private static Type.Repetition repetition(SchemaNode node, List<OriginalType> parents) {
+      int list = parents.size() - 2;
+      return list >= 0 && parents.get(list) == OriginalType.LIST ? Type.Repetition.REPEATED
+          : Type.Repetition.valueOf(node.repetition().name());
     }
 
     /** {@code ParquetReaderUtility.isLogicalListType}: one repeated, unannotated group child of one field. */

@@ -86,7 +86,7 @@ final class RuntimePruner {
       if (!rowGroup.getPath().equals(lastPath)) {
         // Only the filter's columns, without host affinity (as Drill's asks, but for that).
         DrillFileMetadata m = DrillFileMetadata.of(metadata, status, null, scan.getReaderConfig(),
-            scan.getFormatConfig().readsBuiltInTypes(), columnsInFilter);
+            DrillFileMetadata.Typing.of(scan.getFormatConfig()), columnsInFilter);
         table = new Metadata_V4.ParquetTableMetadata_v4();
         table.getColumnTypeInfoMap().putAll(m.types());
         file = m.file();

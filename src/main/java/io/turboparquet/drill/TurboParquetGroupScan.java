@@ -254,7 +254,7 @@ public final class TurboParquetGroupScan extends AbstractParquetGroupScan {
   protected ParquetTableMetadataProviderBuilder<?> defaultTableMetadataProviderBuilder(
       MetadataProviderManager source) {
     return new TurboParquetMetadataProvider.Builder(source, FooterCache.of(formatPlugin.getContext()),
-        formatPlugin.getFsConf(), formatPlugin.getConfig().readsBuiltInTypes());
+        formatPlugin.getFsConf(), DrillFileMetadata.Typing.of(formatPlugin.getConfig()));
   }
 
   @Override

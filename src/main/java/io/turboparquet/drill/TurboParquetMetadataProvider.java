@@ -49,8 +49,8 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
   private final FooterCache footers;
   /** The plugin's Hadoop configuration: its crypto factory decrypts footers. */
   private final org.apache.hadoop.conf.Configuration fsConf;
-  /** Whether columns are planned as the built-in reader types them ({@link DrillFileMetadata.Planned}). */
-  private final boolean builtInTypes;
+  /** How the format properties type columns in planning. */
+  private final DrillFileMetadata.Typing typing;
   private final Path selectionRoot;
   private Multimap<Path, RowGroupMetadata> rowGroups;
   /** The row groups of the provider this one reuses, when Drill's rule lets it reuse them. */
@@ -61,7 +61,7 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
     this.fs = builder.fs;
     this.footers = builder.footers;
     this.fsConf = builder.fsConf;
-    this.builtInTypes = builder.builtInTypes;
+    this.typing = builder.typing;
     BaseParquetMetadataProvider source =
         (BaseParquetMetadataProvider) builder.metadataProviderManager().getTableMetadataProvider();
     if (builder.entries() != null) {
@@ -192,8 +192,8 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
     protected Metadata_V4.ParquetFileAndRowCountMetadata runInner() throws Exception {
       DrillFileMetadata metadata;
       try {
-        metadata = footers.derived(processUserFs, file, fsConf, List.of(readerConfig, builtInTypes),
-            footer -> DrillFileMetadata.of(footer, file, processUserFs, readerConfig, builtInTypes));
+        metadata = footers.derived(processUserFs, file, fsConf, List.of(readerConfig, typing),
+            footer -> DrillFileMetadata.of(footer, file, processUserFs, readerConfig, typing));
       } catch (IOException | RuntimeException e) {
         throw FooterCache.unreadable(file.getPath(), e);
       }
@@ -216,17 +216,17 @@ final class TurboParquetMetadataProvider extends BaseParquetMetadataProvider
       implements ParquetTableMetadataProviderBuilder<Builder> {
     private final FooterCache footers;
     private final org.apache.hadoop.conf.Configuration fsConf;
-    private final boolean builtInTypes;
+    private final DrillFileMetadata.Typing typing;
     private final ParquetTableMetadataProviderImpl.Builder drills;
     private DrillFileSystem fs;
     private Path cacheFileRoot;
 
     Builder(MetadataProviderManager source, FooterCache footers, org.apache.hadoop.conf.Configuration fsConf,
-        boolean builtInTypes) {
+        DrillFileMetadata.Typing typing) {
       super(source);
       this.footers = footers;
       this.fsConf = fsConf;
-      this.builtInTypes = builtInTypes;
+      this.typing = typing;
       this.drills = new ParquetTableMetadataProviderImpl.Builder(source);
     }
 

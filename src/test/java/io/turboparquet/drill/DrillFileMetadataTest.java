@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterReader;
+import io.turboparquet.format.SchemaNode;
 import io.turboparquet.testing.CorpusFiles;
 import io.turboparquet.testing.GeneratedFile;
 import io.turboparquet.testing.OracleColumn;
@@ -54,6 +55,8 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.OriginalType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,6 +85,9 @@ class DrillFileMetadataTest {
 
   @TempDir
   Path dir;
+
+  private static final DrillFileMetadata.Typing BUILT_IN = new DrillFileMetadata.Typing(true, false);
+  private static final DrillFileMetadata.Typing TURBO = new DrillFileMetadata.Typing(false, false);
 
   private final FileSystem fs;
   private final ObjectMapper mapper;
@@ -116,6 +122,7 @@ class DrillFileMetadataTest {
 
     int compared = 0;
     int bounds = 0;
+    int variantColumns = 0;
     List<String> refused = new ArrayList<>();
     List<String> bothFail = new ArrayList<>();
     List<String> notConvertible = new ArrayList<>();
@@ -155,6 +162,13 @@ class DrillFileMetadataTest {
             return;
           }
           Collected actual = ours(footer, status, config, interesting);
+          List<List<String>> variants = variantPaths(footer.schema().root(), new ArrayList<>(), new ArrayList<>());
+          if (!variants.isEmpty()) {
+            // Drill's collector gives a VARIANT's physical leaves; we give the one column the reader makes.
+            variantColumns += checkVariants(what, actual, variants, interesting);
+            expected = without(expected, variants);
+            actual = without(actual, variants);
+          }
           bounds += compare(what, expected, actual);
           compared++;
         }
@@ -165,6 +179,82 @@ class DrillFileMetadataTest {
         + "; failing both ways: " + bothFail + "; not convertible to parquet-java's footer: " + notConvertible);
     assertTrue(files.size() > 450, "files: " + files.size());
     assertTrue(bounds > 5_000, "columns with bounds compared: " + bounds);
+    assertTrue(variantColumns > 200, "VARIANT columns checked: " + variantColumns);
+  }
+
+  /** The paths of the VARIANT groups under {@code node}. */
+  private static List<List<String>> variantPaths(SchemaNode node, List<String> path, List<List<String>> out) {
+    for (SchemaNode child : node.children()) {
+      path.add(child.name());
+      if (io.turboparquet.scan.VariantColumn.isVariant(child)) {
+        out.add(List.copyOf(path));
+      } else if (!child.isLeaf()) {
+        variantPaths(child, path, out);
+      }
+      path.remove(path.size() - 1);
+    }
+    return out;
+  }
+
+  private static boolean under(String[] name, List<List<String>> variants) {
+    List<String> n = List.of(name);
+    return variants.stream().anyMatch(v -> n.size() >= v.size() && n.subList(0, v.size()).equals(v));
+  }
+
+  /**
+   * Each VARIANT group is one column of its path, typed as the VARCHAR JSON the reader gives (BINARY,
+   * UTF8), in every row group that collects it, without bounds or null count, and no column lies
+   * under it. Returns the number of (row group, VARIANT) columns checked.
+   */
+  private static int checkVariants(String what, Collected actual, List<List<String>> variants,
+      Set<SchemaPath> interesting) {
+    int checked = 0;
+    for (List<String> v : variants) {
+      String[] name = v.toArray(new String[0]);
+      Metadata_V4.ColumnTypeMetadata_v4.Key key = new Metadata_V4.ColumnTypeMetadata_v4.Key(name);
+      Metadata_V4.ColumnTypeMetadata_v4 type = actual.types().get(key);
+      if (interesting != null && !interesting.contains(SchemaPath.getSimplePath(v.get(0)))) {
+        assertEquals(null, type, what + " " + v);
+        for (Metadata_V4.RowGroupMetadata_v4 rg : actual.file().getFileMetadata().rowGroups) {
+          assertTrue(rg.columns.stream().noneMatch(c -> under(c.name, List.of(v))), what + " " + v);
+        }
+        continue;
+      }
+      assertTrue(type != null, what + ": no type for " + v);
+      assertEquals(PrimitiveTypeName.BINARY, type.primitiveType, what + " " + v);
+      assertEquals(OriginalType.UTF8, type.originalType, what + " " + v);
+      assertEquals(Metadata.NULL_COUNT_NOT_EXISTS, actual.file().getTotalNullCountMap().get(key), what + " " + v);
+      for (Metadata_V4.ColumnTypeMetadata_v4.Key k : actual.types().keySet()) {
+        assertTrue(k.equals(key) || !under(actual.types().get(k).name, List.of(v)), what + ": " + k + " under " + v);
+      }
+      for (Metadata_V4.RowGroupMetadata_v4 rg : actual.file().getFileMetadata().rowGroups) {
+        List<Metadata_V4.ColumnMetadata_v4> mine = rg.columns.stream().filter(c -> under(c.name, List.of(v))).toList();
+        assertEquals(1, mine.size(), what + " " + v);
+        assertEquals(List.of(name), List.of(mine.get(0).name), what);
+        assertEquals(null, mine.get(0).minValue, what);
+        assertEquals(null, mine.get(0).maxValue, what);
+        assertEquals(Metadata.NULL_COUNT_NOT_EXISTS, (long) mine.get(0).nulls, what);
+        checked++;
+      }
+    }
+    return checked;
+  }
+
+  /** The metadata with every column under a VARIANT taken out. */
+  private static Collected without(Collected c, List<List<String>> variants) {
+    Metadata_V4.ParquetFileMetadata_v4 f = c.file().getFileMetadata();
+    List<Metadata_V4.RowGroupMetadata_v4> rowGroups = new ArrayList<>();
+    for (Metadata_V4.RowGroupMetadata_v4 rg : f.rowGroups) {
+      rowGroups.add(new Metadata_V4.RowGroupMetadata_v4(rg.start, rg.length, rg.rowCount, rg.hostAffinity,
+          rg.columns.stream().filter(col -> !under(col.name, variants)).toList()));
+    }
+    Map<Metadata_V4.ColumnTypeMetadata_v4.Key, Long> nulls = new java.util.HashMap<>(c.file().getTotalNullCountMap());
+    nulls.keySet().removeIf(k -> !c.types().containsKey(k) || under(c.types().get(k).name, variants));
+    Map<Metadata_V4.ColumnTypeMetadata_v4.Key, Metadata_V4.ColumnTypeMetadata_v4> types = new java.util.HashMap<>(
+        c.types());
+    types.values().removeIf(t -> under(t.name, variants));
+    return new Collected(new Metadata_V4.ParquetFileAndRowCountMetadata(
+        new Metadata_V4.ParquetFileMetadata_v4(f.path, f.length, rowGroups), nulls, c.file().getFileRowCount()), types);
   }
 
   /**
@@ -187,9 +277,9 @@ class DrillFileMetadataTest {
       FileStatus status = fs.getFileStatus(new org.apache.hadoop.fs.Path(file.toUri()));
       FileMetadata footer = footer(status);
       ParquetReaderConfig config = ParquetReaderConfig.getDefaultInstance();
-      Metadata_V4.ParquetFileMetadata_v4 builtIn = DrillFileMetadata.of(footer, status, fs, config, true).file()
+      Metadata_V4.ParquetFileMetadata_v4 builtIn = DrillFileMetadata.of(footer, status, fs, config, BUILT_IN).file()
           .getFileMetadata();
-      DrillFileMetadata turbo = DrillFileMetadata.of(footer, status, fs, config, false);
+      DrillFileMetadata turbo = DrillFileMetadata.of(footer, status, fs, config, TURBO);
       List<OracleColumn> values = OracleDigest.read(file, null);
       for (int leaf = 0; leaf < footer.schema().columns().size(); leaf++) {
         ColumnDescriptor c = footer.schema().columns().get(leaf);
@@ -298,8 +388,8 @@ class DrillFileMetadataTest {
   private Collected ours(FileMetadata footer, FileStatus status, ParquetReaderConfig config,
       Set<SchemaPath> interesting) throws IOException {
     // Typed as the built-in reader types columns: Drill's collector is the oracle of that typing.
-    DrillFileMetadata m = interesting == null ? DrillFileMetadata.of(footer, status, fs, config, true)
-        : DrillFileMetadata.of(footer, status, fs, config, true, interesting);
+    DrillFileMetadata m = interesting == null ? DrillFileMetadata.of(footer, status, fs, config, BUILT_IN)
+        : DrillFileMetadata.of(footer, status, fs, config, BUILT_IN, interesting);
     return new Collected(m.file(), m.types());
   }
 

@@ -74,6 +74,46 @@ public class VariantDrillTest extends ClusterTest {
     assertTrue(r.schema().toString(), r.schema().get(0).startsWith("id ") && r.schema().get(1).startsWith("var "));
   }
 
+  /**
+   * A directory of every valid case, shredded differently file by file (lists, objects, each
+   * primitive, unshredded): Drill plans the VARIANT as the one column the reader gives, so the
+   * directory reads as the union of its files, as VARCHAR JSON and as VARBINARY.
+   */
+  @Test
+  public void aDirectoryOfDifferentlyShreddedFilesReadsAsOneColumn() throws Exception {
+    java.nio.file.Path dir = dirTestWatcher.getRootDir().toPath().resolve("shredded_dir");
+    Files.createDirectories(dir);
+    List<List<String>> json = new ArrayList<>();
+    List<List<String>> binary = new ArrayList<>();
+    int files = 0;
+    for (Case c : ShreddedVariantCases.all()) {
+      if (c.errorPhrase() == null) {
+        Files.copy(c.file(), dir.resolve(c.file().getFileName()));
+        files++;
+        for (byte[] v : c.rows()) {
+          json.add(List.of(String.valueOf(c.number()), v == null ? "null" : VariantJson.of(v)));
+          binary.add(List.of(String.valueOf(c.number()), v == null ? "null" : HexFormat.of().formatHex(v)));
+        }
+      }
+    }
+    assertTrue("files: " + files, files > 100);
+    String query = "select cast(substr(filename, 6, 3) as int) as n, var from table(dfs.`shredded_dir`(type => '"
+        + TurboParquetFormatConfig.NAME + "'%s)) order by n, id";
+    Result text = Result.of(client, String.format(query, ""));
+    assertEquals(sorted(json), text.cells());
+    assertTrue(text.schema().toString(), text.schema().get(1).contains("minor_type: VARCHAR"));
+    Result bytes = Result.of(client, String.format(query, ", variantAsBinary => true"));
+    assertEquals(sorted(binary), bytes.cells());
+    assertTrue(bytes.schema().toString(), bytes.schema().get(1).contains("minor_type: VARBINARY"));
+  }
+
+  /** Rows in the query's order: by case number (numerically), then by row within a file. */
+  private static List<List<String>> sorted(List<List<String>> rows) {
+    List<List<String>> out = new ArrayList<>(rows);
+    out.sort(java.util.Comparator.comparingInt(r -> Integer.parseInt(r.get(0))));
+    return out;
+  }
+
   @Test
   public void convertFromJsonMakesAMap() throws Exception {
     Case c = ShreddedVariantCases.all().stream().filter(x -> x.number() == 134).findFirst().orElseThrow();
