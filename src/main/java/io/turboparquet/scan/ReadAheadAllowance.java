@@ -3,13 +3,14 @@ package io.turboparquet.scan;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Bytes that all scans sharing this allowance may hold ahead of their consumer: row groups read
- * ahead of their turn ({@link RowGroupPipeline}'s prefetch) and batches decoded ahead
- * ({@link RowGroupScanner#decodeAhead}). Inside Drill all scans of a drillbit share one. A scan's own
- * {@code memoryBudget} bounds one scan; this bounds the sum, which with many concurrent queries set
- * the drillbit's peak (each scan read up to 32 MiB ahead, most of a small file). What finds no room
- * is read or decoded at its turn instead, so a scan alone keeps its full read-ahead and scans under
- * concurrency share it.
+ * Bytes that all scans sharing this allowance may hold beyond what they need to decode page by
+ * page: row groups read whole (coalesced, {@link RowGroupFetch}), at their turn or ahead of it
+ * ({@link RowGroupPipeline}'s prefetch), and batches decoded ahead ({@link RowGroupScanner#decodeAhead}).
+ * Inside Drill all scans of a drillbit share one. A scan's own {@code memoryBudget} bounds one scan;
+ * this bounds the sum, which with many concurrent queries set the drillbit's peak (each scan held
+ * its row group and up to 32 MiB ahead). What finds no room is decoded at its turn, a row group
+ * read chunk by chunk (a page at a time per column), so a scan alone keeps its full read-ahead and
+ * scans under concurrency share it.
  */
 public final class ReadAheadAllowance {
   private static final ReadAheadAllowance UNLIMITED = new ReadAheadAllowance(Long.MAX_VALUE);
@@ -44,7 +45,26 @@ public final class ReadAheadAllowance {
     return true;
   }
 
-  /** Gives back bytes {@link #tryTake} took. */
+  /**
+   * Takes {@code bytes} for a row group read whole at its turn: when they fit, or when nothing is
+   * held at all, so that a scan alone reads its row groups whole whatever their size (its own
+   * budget bounds them) and the sum stays within the limit plus one row group.
+   */
+  boolean tryTakeTurn(long bytes) {
+    if (limit == Long.MAX_VALUE) {
+      return true;
+    }
+    long now;
+    do {
+      now = held.get();
+      if (now != 0 && now + bytes > limit) {
+        return false;
+      }
+    } while (!held.compareAndSet(now, now + bytes));
+    return true;
+  }
+
+  /** Gives back bytes {@link #tryTake} or {@link #tryTakeTurn} took. */
   void giveBack(long bytes) {
     if (limit != Long.MAX_VALUE) {
       held.addAndGet(-bytes);

@@ -59,11 +59,14 @@ final class RowGroupFetch implements AutoCloseable {
    * buffer handed out; each released once its bytes are copied into place, the rest on close.
    */
   private final Map<ByteBuffer, ByteBuf> vectoredExtra = new IdentityHashMap<>();
+  /** Bytes taken from the scans' shared {@link ReadAheadAllowance}, given back on close. */
+  private final long shared;
   private volatile boolean closed;
 
   private RowGroupFetch(ScanContext context, FileMetadata meta, Path path, int rowGroup,
-      List<ColumnDescriptor> projection, PageSelection selection) {
+      List<ColumnDescriptor> projection, PageSelection selection, long shared) {
     this.context = context;
+    this.shared = shared;
     this.meta = meta;
     this.path = path;
     this.rowGroup = rowGroup;
@@ -137,12 +140,18 @@ final class RowGroupFetch implements AutoCloseable {
 
   /**
    * Plans the row group's reads and starts them: on the scan pool when the scan reads
-   * asynchronously, else right here. The caller closes the fetch.
+   * asynchronously, else right here. The caller closes the fetch, which gives back the
+   * {@code shared} bytes taken for it from the scans' {@link ReadAheadAllowance}.
    */
   static RowGroupFetch start(ScanContext context, FileMetadata meta, Path path, int rowGroup,
-      List<ColumnDescriptor> projection, PageSelection selection) {
-    RowGroupFetch fetch = new RowGroupFetch(context, meta, path, rowGroup, projection, selection);
-    fetch.issue();
+      List<ColumnDescriptor> projection, PageSelection selection, long shared) {
+    RowGroupFetch fetch = new RowGroupFetch(context, meta, path, rowGroup, projection, selection, shared);
+    try {
+      fetch.issue();
+    } catch (RuntimeException | Error e) {
+      fetch.close();
+      throw e;
+    }
     return fetch;
   }
 
@@ -371,5 +380,6 @@ final class RowGroupFetch implements AutoCloseable {
       }
       vectoredStream = null;
     }
+    context.readAhead().giveBack(shared);
   }
 }

@@ -51,11 +51,8 @@ public final class RowGroupPipeline implements AutoCloseable {
    */
   static final int PLANNING_WINDOW = 8;
 
-  /**
-   * A read whose bytes are being fetched ahead of its turn; {@code taken} of them count against the
-   * shared {@link ReadAheadAllowance} until its turn comes or it is dropped.
-   */
-  private record Ahead(int read, RowGroupFetch fetch, long taken) {
+  /** A read whose bytes are being fetched ahead of its turn. */
+  private record Ahead(int read, RowGroupFetch fetch) {
   }
 
   private final ScanContext context;
@@ -124,9 +121,10 @@ public final class RowGroupPipeline implements AutoCloseable {
 
   /**
    * Tells the pipeline the consumer is done with the last batch. With decoding ahead on, the
-   * current row group's next batch starts decoding; when it has none left, the next read is
-   * opened now and its first batch starts decoding, provided its reads were started ahead (there
-   * is nothing to overlap otherwise). What goes wrong in opening it early is left for its
+   * current row group's next batch starts decoding. When it has none left, its scanner is closed
+   * at once, its buffers and reads released before the next row group's are taken, and the next
+   * read is opened now and its first batch starts decoding, provided its reads were started ahead
+   * (there is nothing to overlap otherwise). What goes wrong in opening it early is left for its
    * {@link #open} to meet again and report.
    */
   public void decodeAhead() {
@@ -137,6 +135,8 @@ public final class RowGroupPipeline implements AutoCloseable {
       scanner.decodeAhead();
       return;
     }
+    long batchBytes = scanner.batchBytes();
+    closeScanner(); // done: next() gives null from here on
     int next = current + 1;
     Ahead head = ahead.peek();
     if (early != null || head == null || head.read() != next) {
@@ -149,7 +149,7 @@ public final class RowGroupPipeline implements AutoCloseable {
     try {
       early = start(next);
       if (early != null) {
-        early.decodeAhead(scanner.batchBytes()); // its batches are expected to be as large as this row group's
+        early.decodeAhead(batchBytes); // its batches are expected to be as large as this row group's
       }
     } catch (IOException | RuntimeException e) {
       closeEarly();
@@ -176,7 +176,7 @@ public final class RowGroupPipeline implements AutoCloseable {
       ScanContext c = contextOf(read);
       if (fetch == null) {
         fetch = RowGroupScanner.startFetch(c, read.metadata(), read.path(), read.rowGroup(), read.projection(),
-            aheadBytes(), selection);
+            aheadBytes(), selection, false);
       }
       RowGroupFetch owned = fetch;
       fetch = null; // the scanner owns it now, and closes it if it fails
@@ -199,14 +199,12 @@ public final class RowGroupPipeline implements AutoCloseable {
     Ahead head = ahead.peek();
     if (head != null && head.read() == i) {
       ahead.poll();
-      context.readAhead().giveBack(head.taken()); // its turn: no longer ahead
-      return head.fetch();
+      return head.fetch(); // its bytes stay taken from the shared allowance until its scanner closes
     }
     return null;
   }
 
   private void drop(Ahead a) {
-    context.readAhead().giveBack(a.taken());
     a.fetch().close();
   }
 
@@ -248,23 +246,12 @@ public final class RowGroupPipeline implements AutoCloseable {
         next++;
         continue;
       }
-      long bytes = RowGroupScanner.fetchBytes(read.metadata(), read.rowGroup(), read.projection(), selection);
-      if (!context.readAhead().tryTake(bytes)) {
-        return; // other scans hold the drillbit's read-ahead: this row group is read at its turn
-      }
-      RowGroupFetch fetch;
-      try {
-        fetch = RowGroupScanner.startFetch(contextOf(read), read.metadata(), read.path(), read.rowGroup(),
-            read.projection(), held, selection);
-      } catch (RuntimeException | Error e) {
-        context.readAhead().giveBack(bytes);
-        throw e;
-      }
+      RowGroupFetch fetch = RowGroupScanner.startFetch(contextOf(read), read.metadata(), read.path(),
+          read.rowGroup(), read.projection(), held, selection, true);
       if (fetch == null) {
-        context.readAhead().giveBack(bytes);
-        return;
+        return; // over the budget, or other scans hold the shared allowance: read at its turn
       }
-      ahead.add(new Ahead(next, fetch, bytes));
+      ahead.add(new Ahead(next, fetch));
       context.metrics().addPrefetchedRowGroup();
       held += fetch.bytes();
       aheadHeld += fetch.bytes();

@@ -109,7 +109,7 @@ final class RowGroupScanner implements AutoCloseable {
   RowGroupScanner(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
       List<ColumnDescriptor> projection) throws IOException {
     this(context, meta, path, rowGroupIndex, projection,
-        startFetch(context, meta, path, rowGroupIndex, projection, 0, null), null, null);
+        startFetch(context, meta, path, rowGroupIndex, projection, 0, null, false), null, null);
   }
 
   /**
@@ -195,11 +195,13 @@ final class RowGroupScanner implements AutoCloseable {
 
   /**
    * The coalesced reads of a row group (of a page selection's bytes only, when given one), started,
-   * when the options ask for them and they fit the memory budget (with {@code alsoHeld} bytes of
-   * other fetches still in memory); else null.
+   * when the options ask for them, they fit the memory budget (with {@code alsoHeld} bytes of other
+   * fetches still in memory) and they find room in the {@link ReadAheadAllowance} the scans share
+   * ({@code ahead}: read ahead of its turn, else at its turn, see {@link ReadAheadAllowance#tryTakeTurn});
+   * else null, and the row group is read chunk by chunk at its turn.
    */
   static RowGroupFetch startFetch(ScanContext context, FileMetadata meta, Path path, int rowGroupIndex,
-      List<ColumnDescriptor> projection, long alsoHeld, PageSelection selection) {
+      List<ColumnDescriptor> projection, long alsoHeld, PageSelection selection, boolean ahead) {
     ScanOptions options = context.options();
     if (!options.io().coalescedReads() || projection.isEmpty()) {
       return null;
@@ -208,7 +210,11 @@ final class RowGroupScanner implements AutoCloseable {
     if (bytes + alsoHeld > options.io().memoryBudget() || bytes > Integer.MAX_VALUE) {
       return null;
     }
-    return RowGroupFetch.start(context, meta, path, rowGroupIndex, projection, selection);
+    ReadAheadAllowance shared = context.readAhead();
+    if (!(ahead ? shared.tryTake(bytes) : shared.tryTakeTurn(bytes))) {
+      return null;
+    }
+    return RowGroupFetch.start(context, meta, path, rowGroupIndex, projection, selection, bytes);
   }
 
   /** Bytes the coalesced reads of a row group's {@code projection} (its {@code selection}'s pages, if any) take. */

@@ -127,15 +127,19 @@ class RowGroupPipelineTest {
     }
   }
 
+  /**
+   * Row groups read whole, at their turn or ahead, share one allowance: what finds no room is read
+   * at its turn, chunk by chunk, and a scan alone still reads its row groups whole.
+   */
   @Test
-  void scansSharingAReadAheadAllowanceReadAheadOnlyWhatItHasRoomFor() throws IOException {
+  void scansSharingAReadAheadAllowanceReadWholeOnlyWhatItHasRoomFor() throws IOException {
     List<String> expected = ParquetJavaDigest.digest(List.of(first, second), COLUMNS);
     try (ScanHarness harness = new ScanHarness()) {
       TrackingBufferSource buffers = new TrackingBufferSource();
       List<RowGroupRead> reads = reads(harness.context(options(1L << 30), buffers, new ScanMetrics()), COLUMNS);
       long largest = reads.stream()
           .mapToLong(r -> RowGroupFetch.projectedBytes(r.metadata(), r.rowGroup(), r.projection())).max().getAsLong();
-      ReadAheadAllowance shared = new ReadAheadAllowance(largest * 3 / 2); // room for one row group ahead
+      ReadAheadAllowance shared = new ReadAheadAllowance(largest * 5 / 2); // the current row group and one ahead
       ScanMetrics firstMetrics = new ScanMetrics();
       ScanMetrics secondMetrics = new ScanMetrics();
       try (RowGroupPipeline a = new RowGroupPipeline(
@@ -144,25 +148,71 @@ class RowGroupPipelineTest {
               harness.context(options(1L << 30), buffers, secondMetrics).withReadAhead(shared), reads)) {
         assertTrue(a.open(0));
         assertEquals(1, firstMetrics.prefetchedRowGroups()); // the memory budget alone would allow four
-        assertTrue(shared.held() > 0);
+        long held = shared.held();
+        assertTrue(held > largest && held <= largest * 5 / 2, held + " held");
         assertTrue(b.open(0));
-        assertEquals(0, secondMetrics.prefetchedRowGroups()); // the first scan holds all there is
-        assertTrue(a.open(1)); // row group 1's turn gives its bytes back, and row group 2 is read ahead
+        assertEquals(0, secondMetrics.coalescedRanges()); // no room: read chunk by chunk
+        assertEquals(0, secondMetrics.prefetchedRowGroups());
+        assertEquals(held, shared.held());
+        assertTrue(a.open(1)); // row group 0's reads are given back, so row group 2 is read ahead
         assertEquals(2, firstMetrics.prefetchedRowGroups());
+        assertTrue(b.next() != null);
       }
       assertEquals(0, shared.held());
       assertEquals(0, buffers.outstanding());
-      // Read to the end under the allowance: the same values, every byte given back.
+      // Two scans under the allowance, the second while the first holds its last row group: the same
+      // values, every byte given back.
       ScanMetrics metrics = new ScanMetrics();
+      ScanMetrics otherMetrics = new ScanMetrics();
       try (RowGroupPipeline pipeline = new RowGroupPipeline(
-          harness.context(options(1L << 30), buffers, metrics).withReadAhead(shared), reads)) {
+              harness.context(options(1L << 30), buffers, metrics).withReadAhead(shared), reads);
+          RowGroupPipeline other = new RowGroupPipeline(
+              harness.context(options(1L << 30), buffers, otherMetrics).withReadAhead(shared), reads)) {
+        assertEquals(expected, digest(pipeline, reads.get(0).projection()));
+        assertEquals(expected, digest(other, reads.get(0).projection()));
+      }
+      assertTrue(metrics.prefetchedRowGroups() > 0, "read ahead: " + metrics.prefetchedRowGroups());
+      assertEquals(0, shared.held());
+      assertEquals(0, buffers.outstanding());
+      // A scan alone reads its row groups whole even where one is larger than the whole allowance.
+      ReadAheadAllowance small = new ReadAheadAllowance(largest / 4);
+      ScanMetrics alone = new ScanMetrics();
+      try (RowGroupPipeline pipeline = new RowGroupPipeline(
+          harness.context(options(1L << 30), buffers, alone).withReadAhead(small), reads)) {
         assertEquals(expected, digest(pipeline, reads.get(0).projection()));
       }
-      // Batches decoded ahead share the allowance, so some row groups are read at their turn.
-      assertTrue(metrics.prefetchedRowGroups() > 0 && metrics.prefetchedRowGroups() < reads.size() - 1,
-          "read ahead: " + metrics.prefetchedRowGroups());
-      assertEquals(0, shared.held());
+      assertTrue(alone.coalescedRanges() >= reads.size(), "ranges read whole: " + alone.coalescedRanges());
+      assertEquals(0, alone.prefetchedRowGroups());
+      assertEquals(0, small.held());
       assertEquals(0, buffers.outstanding());
+    }
+  }
+
+  /**
+   * Once the consumer is done with a row group's last batch, its buffers and reads are released at
+   * once, not when the next row group opens: the next one's first batch then decodes beside the
+   * consumer's vectors alone.
+   */
+  @Test
+  void aRowGroupsBuffersAreReleasedWithItsLastBatch() throws IOException {
+    try (ScanHarness harness = new ScanHarness()) {
+      TrackingBufferSource buffers = new TrackingBufferSource();
+      ReadAheadAllowance shared = new ReadAheadAllowance(1L << 30);
+      ScanContext context = harness.context(options(1L << 30), buffers, new ScanMetrics()).withReadAhead(shared);
+      List<RowGroupRead> last = List.of(reads(context, COLUMNS).get(0)); // one row group: nothing opens early
+      try (RowGroupPipeline pipeline = new RowGroupPipeline(context, last)) {
+        assertTrue(pipeline.open(0));
+        int batches = 0;
+        while (pipeline.next() != null) {
+          batches++;
+          assertTrue(buffers.outstanding() > 0 && shared.held() > 0);
+          pipeline.decodeAhead();
+        }
+        assertTrue(batches > 1, "batches: " + batches);
+        assertEquals(0, buffers.outstanding()); // the pipeline is still open
+        assertEquals(0, shared.held());
+        assertEquals(null, pipeline.next());
+      }
     }
   }
 
