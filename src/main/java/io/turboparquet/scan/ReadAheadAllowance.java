@@ -32,17 +32,7 @@ public final class ReadAheadAllowance {
 
   /** Takes {@code bytes} if they fit beside what is held; false, taking nothing, otherwise. */
   boolean tryTake(long bytes) {
-    if (limit == Long.MAX_VALUE) {
-      return true;
-    }
-    long now;
-    do {
-      now = held.get();
-      if (now + bytes > limit) {
-        return false;
-      }
-    } while (!held.compareAndSet(now, now + bytes));
-    return true;
+    return take(bytes, false);
   }
 
   /**
@@ -51,13 +41,17 @@ public final class ReadAheadAllowance {
    * budget bounds them) and the sum stays within the limit plus one row group.
    */
   boolean tryTakeTurn(long bytes) {
+    return take(bytes, true);
+  }
+
+  private boolean take(long bytes, boolean evenOverWhenEmpty) {
     if (limit == Long.MAX_VALUE) {
       return true;
     }
     long now;
     do {
       now = held.get();
-      if (now != 0 && now + bytes > limit) {
+      if (now + bytes > limit && !(evenOverWhenEmpty && now == 0)) {
         return false;
       }
     } while (!held.compareAndSet(now, now + bytes));
