@@ -169,7 +169,9 @@ class DrillDropInTest {
     Files.write(sql, script);
     Path stdout = work.resolve("sqlline.out");
     Path stderr = work.resolve("sqlline.err");
-    List<String> command = home.javaCommand(List.of("-Xmx1g", "-XX:MaxDirectMemorySize=1g"), "sqlline.SqlLine",
+    // C1 only, as the embedded drillbits of the other Drill tests (their execution's argLine in pom.xml).
+    List<String> command = home.javaCommand(List.of("-Xmx1g", "-XX:MaxDirectMemorySize=1g", "-XX:TieredStopAtLevel=1"),
+        "sqlline.SqlLine",
         List.of("-ac", "org.apache.drill.exec.client.DrillSqlLineApplication", "-u", "jdbc:drill:zk=local",
             "--outputformat=tsv", "--showHeader=false", "--silent=true", "--run=" + sql.toAbsolutePath()));
     Process drill = new ProcessBuilder(command).directory(work.toFile())

@@ -31,9 +31,11 @@ public class NestedVariantDrillTest extends ClusterTest {
   @BeforeClass
   public static void setup() throws Exception {
     startCluster(EmbeddedDrill.builder(dirTestWatcher).maxParallelization(1));
-    ParquetJava118.writeNestedVariant(dirTestWatcher.getRootDir().toPath().resolve(FILES.get(0)), false);
-    ParquetJava118.writeNestedVariant(dirTestWatcher.getRootDir().toPath().resolve(FILES.get(1)), true);
-    ParquetJava118.writeInvalidNestedVariant(dirTestWatcher.getRootDir().toPath().resolve("nested_invalid.parquet"));
+    // One child JVM writes them all.
+    ParquetJava118.runAll(List.of(
+        ParquetJava118.writeNestedVariantArgs(dirTestWatcher.getRootDir().toPath().resolve(FILES.get(0)), false),
+        ParquetJava118.writeNestedVariantArgs(dirTestWatcher.getRootDir().toPath().resolve(FILES.get(1)), true),
+        ParquetJava118.writeInvalidNestedVariantArgs(dirTestWatcher.getRootDir().toPath().resolve("nested_invalid.parquet"))));
   }
 
   private static String table(String file, String properties) {

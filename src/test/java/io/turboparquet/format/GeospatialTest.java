@@ -65,8 +65,9 @@ public class GeospatialTest {
   @Test
   void annotationsAndValuesAreParquetJava118s() throws Exception {
     List<Path> files = files();
-    Map<Path, List<String>> schemas = ParquetJava118.schema(files);
-    Map<Path, List<String>> digests = ParquetJava118.digest(files);
+    List<Map<Path, List<String>>> schemasAndDigests = ParquetJava118.schemaAndDigest(files);
+    Map<Path, List<String>> schemas = schemasAndDigests.get(0);
+    Map<Path, List<String>> digests = schemasAndDigests.get(1);
     try (ScanHarness harness = new ScanHarness()) {
       for (Path file : files) {
         FileMetadata meta = footer(file);

@@ -166,9 +166,10 @@ class RowGroupPruningTest {
     Set<Long> matchingGot = new TreeSet<>();
     for (Map.Entry<Long, List<byte[]>> e : got.rows.entrySet()) {
       List<byte[]> expected = full.rows.get(e.getKey());
-      assertTrue(expected != null, what + ": a row the file lacks: " + e.getKey());
+      assertTrue(expected != null, () -> what + ": a row the file lacks: " + e.getKey());
       for (int c = 0; c < expected.size(); c++) {
-        assertArrayEquals(expected.get(c), e.getValue().get(c), what + ": row " + e.getKey() + " column " + c);
+        int column = c; // messages built only on failure: built per cell, they were most of the test's time
+        assertArrayEquals(expected.get(c), e.getValue().get(c), () -> what + ": row " + e.getKey() + " column " + column);
       }
       if (matchingFull.contains(e.getKey())) { // the same values: the same answer
         matchingGot.add(e.getKey());

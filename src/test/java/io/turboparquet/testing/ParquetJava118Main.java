@@ -27,6 +27,11 @@ import org.apache.parquet.schema.PrimitiveType;
  * 1.15 (which it is compiled against) and 1.18 share.
  */
 public final class ParquetJava118Main {
+  /** Between the commands of {@code batch}. */
+  static final String BATCH_SEPARATOR = "--";
+  /** Before each command's output in {@code batch}, followed by its index. */
+  static final String BATCH_MARKER = "### parquet-java 1.18.1 command ";
+
   private ParquetJava118Main() {}
 
   /**
@@ -35,8 +40,25 @@ public final class ParquetJava118Main {
    * writes {@link VariantFiles118}'s files; {@code nest-variant-cases DIR FILE...} its nested copies of
    * shredded_variant cases. {@code count FILE FILTER...}: per filter
    * ("column op number" on a FLOAT or DOUBLE column) the rows parquet-java's filtered read returns.
+   * {@code batch CMD ARG... -- CMD ARG...}: the commands in turn, each one's output after a line
+   * {@link #BATCH_MARKER} and its index (one JVM's start instead of one per command).
    */
   public static void main(String[] args) throws Exception {
+    if (args[0].equals("batch")) {
+      // batch CMD ARG... -- CMD ARG... : each command in turn in this JVM, its output after a marker line.
+      List<String> command = new java.util.ArrayList<>();
+      int index = 0;
+      for (int i = 1; i <= args.length; i++) {
+        if (i == args.length || args[i].equals(BATCH_SEPARATOR)) {
+          System.out.println(BATCH_MARKER + index++);
+          main(command.toArray(String[]::new));
+          command.clear();
+        } else {
+          command.add(args[i]);
+        }
+      }
+      return;
+    }
     if (args[0].equals("write-nan")) {
       writeNan(Path.of(args[1]));
       return;
