@@ -121,10 +121,9 @@ public final class RowGroupPipeline implements AutoCloseable {
 
   /**
    * Tells the pipeline the consumer is done with the last batch. With decoding ahead on, the
-   * current row group's next batch starts decoding. When it has none left, its scanner is closed
-   * at once, its buffers and reads released before the next row group's are taken, and the next
-   * read is opened now and its first batch starts decoding, provided its reads were started ahead
-   * (there is nothing to overlap otherwise). What goes wrong in opening it early is left for its
+   * current row group's next batch starts decoding; when it has none left, the next read is
+   * opened now and its first batch starts decoding, provided its reads were started ahead (there
+   * is nothing to overlap otherwise). What goes wrong in opening it early is left for its
    * {@link #open} to meet again and report.
    */
   public void decodeAhead() {
@@ -135,8 +134,6 @@ public final class RowGroupPipeline implements AutoCloseable {
       scanner.decodeAhead();
       return;
     }
-    long batchBytes = scanner.batchBytes();
-    closeScanner(); // done: next() gives null from here on
     int next = current + 1;
     Ahead head = ahead.peek();
     if (early != null || head == null || head.read() != next) {
@@ -149,7 +146,7 @@ public final class RowGroupPipeline implements AutoCloseable {
     try {
       early = start(next);
       if (early != null) {
-        early.decodeAhead(batchBytes); // its batches are expected to be as large as this row group's
+        early.decodeAhead(scanner.batchBytes()); // its batches are expected to be as large as this row group's
       }
     } catch (IOException | RuntimeException e) {
       closeEarly();

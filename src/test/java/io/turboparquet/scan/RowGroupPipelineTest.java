@@ -188,34 +188,6 @@ class RowGroupPipelineTest {
     }
   }
 
-  /**
-   * Once the consumer is done with a row group's last batch, its buffers and reads are released at
-   * once, not when the next row group opens: the next one's first batch then decodes beside the
-   * consumer's vectors alone.
-   */
-  @Test
-  void aRowGroupsBuffersAreReleasedWithItsLastBatch() throws IOException {
-    try (ScanHarness harness = new ScanHarness()) {
-      TrackingBufferSource buffers = new TrackingBufferSource();
-      ReadAheadAllowance shared = new ReadAheadAllowance(1L << 30);
-      ScanContext context = harness.context(options(1L << 30), buffers, new ScanMetrics()).withReadAhead(shared);
-      List<RowGroupRead> last = List.of(reads(context, COLUMNS).get(0)); // one row group: nothing opens early
-      try (RowGroupPipeline pipeline = new RowGroupPipeline(context, last)) {
-        assertTrue(pipeline.open(0));
-        int batches = 0;
-        while (pipeline.next() != null) {
-          batches++;
-          assertTrue(buffers.outstanding() > 0 && shared.held() > 0);
-          pipeline.decodeAhead();
-        }
-        assertTrue(batches > 1, "batches: " + batches);
-        assertEquals(0, buffers.outstanding()); // the pipeline is still open
-        assertEquals(0, shared.held());
-        assertEquals(null, pipeline.next());
-      }
-    }
-  }
-
   @Test
   void aBatchDecodedAheadHoldsTheAllowanceUntilItIsCollected() throws IOException {
     try (ScanHarness harness = new ScanHarness()) {
