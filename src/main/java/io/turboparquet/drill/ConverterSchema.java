@@ -53,8 +53,7 @@ final class ConverterSchema {
   private Type convert(Type type, SchemaNode node, String parentPath, boolean binary) {
     String path = parentPath.isEmpty() ? type.getName() : parentPath + "." + type.getName();
     if (VariantColumn.isVariant(node)) {
-      List<ColumnDescriptor> below = new ArrayList<>();
-      collect(node, below);
+      List<ColumnDescriptor> below = node.columns();
       sources.add(new Variant(node, path, below, binary));
       leaves.addAll(below);
       Types.PrimitiveBuilder<PrimitiveType> leaf = Types.primitive(PrimitiveTypeName.BINARY, type.getRepetition());
@@ -81,15 +80,6 @@ final class ConverterSchema {
     }
     throw new IllegalStateException("no field " + (parentPath.isEmpty() ? name : parentPath + "." + name)
         + " in the file's schema");
-  }
-
-  private static void collect(SchemaNode n, List<ColumnDescriptor> out) {
-    if (n.isLeaf()) {
-      out.add(n.column());
-    }
-    for (SchemaNode c : n.children()) {
-      collect(c, out);
-    }
   }
 
   /** The schema Drill's converters are built on. */

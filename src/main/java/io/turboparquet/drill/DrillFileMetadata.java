@@ -376,10 +376,10 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
         if (child.isLeaf()) {
           out[child.column().index()] = leaf(child, path, parents, typing.builtInTypes());
         } else if (VariantColumn.isVariant(child)) {
-          List<Integer> columns = new ArrayList<>();
-          leafColumns(child, columns);
-          Leaf variant = variant(child, path, parents, childDef, childRep, typing.variantAsBinary(), columns.get(0));
-          columns.forEach(i -> out[i] = variant);
+          List<ColumnDescriptor> columns = child.columns();
+          Leaf variant = variant(child, path, parents, childDef, childRep, typing.variantAsBinary(),
+              columns.get(0).index());
+          columns.forEach(c -> out[c.index()] = variant);
         } else {
           OriginalType original = originalType(child.logicalType());
           if (original == OriginalType.MAP && !logicalMap(child) || original == OriginalType.LIST && !logicalList(child)) {
@@ -390,16 +390,6 @@ record DrillFileMetadata(Metadata_V4.ParquetFileAndRowCountMetadata file,
           parents.remove(parents.size() - 1);
         }
         path.remove(path.size() - 1);
-      }
-    }
-
-    private static void leafColumns(SchemaNode group, List<Integer> out) {
-      for (SchemaNode child : group.children()) {
-        if (child.isLeaf()) {
-          out.add(child.column().index());
-        } else {
-          leafColumns(child, out);
-        }
       }
     }
 
