@@ -416,7 +416,7 @@ public final class Main {
     if (threads < 1) {
       throw new Args.UsageException("--threads must be at least 1");
     }
-    boolean remote = !"file".equals(path.toUri().getScheme());
+    boolean remote = !ScanOptions.Io.isLocal(path.toUri());
     ScanOptions.Builder b = ScanOptions.builder()
         .scanThreads(args.integer("scan-threads", remote && threads > 1 ? Math.max(threads, REMOTE_SCAN_THREADS)
             : threads))
@@ -434,7 +434,7 @@ public final class Main {
     b.coalescedReads(args.bool("coalesce", d.io().coalescedReads()))
         .coalesceGap(args.longValue("coalesce-gap", d.io().coalesceGap()))
         .coalesceMaxSize(args.integer("coalesce-max-size", d.io().coalesceMaxSize()))
-        .prefetchRowGroups(args.bool("prefetch", d.io().prefetchRowGroups()))
+        .prefetchRowGroups(args.bool("prefetch", remote))
         .decodeAhead(args.bool("decode-ahead", d.decode().decodeAhead()))
         .maxPageBytes(args.integer("max-page-bytes", d.limits().maxPageBytes()))
         .maxPageEntries(args.integer("max-page-entries", d.limits().maxPageEntries()));

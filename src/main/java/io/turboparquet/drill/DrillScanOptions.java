@@ -4,6 +4,7 @@ import io.turboparquet.format.ColumnChunkMeta;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.RowGroupMeta;
 import io.turboparquet.scan.ScanOptions;
+import java.net.URI;
 import java.util.List;
 import org.apache.drill.common.exceptions.UserException;
 import org.apache.drill.exec.ExecConstants;
@@ -72,6 +73,17 @@ final class DrillScanOptions {
       b.lateMaterialization(config.getLateMaterialization());
     }
     return b.build();
+  }
+
+  /**
+   * The options of a whole scan over files of {@code store}: {@link #of}'s, and whether row groups
+   * are read ahead, as the format config says or, unset, when the store is not local files.
+   */
+  static ScanOptions ofScan(OptionManager options, TurboParquetFormatConfig config, URI store) {
+    Boolean prefetch = config.getPrefetchRowGroups();
+    return of(options, config, null, List.of()).toBuilder()
+        .prefetchRowGroups(prefetch != null ? prefetch : !ScanOptions.Io.isLocal(store))
+        .build();
   }
 
   /** A format property of at least {@code min}, or a validation error naming it. */

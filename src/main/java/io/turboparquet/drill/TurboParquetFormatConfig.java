@@ -44,6 +44,12 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
    */
   private final Boolean decodeAhead;
   /**
+   * With coalesced reads, read the next row groups while the current one decodes. Null: on for
+   * files on a remote store (S3, HDFS), whose latency it hides, and off for local files, where it
+   * only holds memory (measured: no faster, three to four times the memory of a scan).
+   */
+  private final Boolean prefetchRowGroups;
+  /**
    * The largest uncompressed page a scan reads; a page header claiming more fails the query before
    * anything is allocated for it (default 256 MiB; at most what one buffer can hold, 2 GiB - 16).
    */
@@ -88,7 +94,7 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
 
   public TurboParquetFormatConfig() {
     this(null, false, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null);
+        null, null, null, null, null);
   }
 
   @JsonCreator
@@ -107,6 +113,7 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
       @JsonProperty("verifyChecksums") Boolean verifyChecksums,
       @JsonProperty("coalescedReads") Boolean coalescedReads,
       @JsonProperty("decodeAhead") Boolean decodeAhead,
+      @JsonProperty("prefetchRowGroups") Boolean prefetchRowGroups,
       @JsonProperty("maxPageBytes") Integer maxPageBytes,
       @JsonProperty("maxPageEntries") Integer maxPageEntries,
       @JsonProperty("batchBytes") Long batchBytes,
@@ -123,6 +130,7 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
     this.verifyChecksums = verifyChecksums;
     this.coalescedReads = coalescedReads;
     this.decodeAhead = decodeAhead;
+    this.prefetchRowGroups = prefetchRowGroups;
     this.maxPageBytes = maxPageBytes;
     this.maxPageEntries = maxPageEntries;
     this.batchBytes = batchBytes;
@@ -157,6 +165,11 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
   @JsonProperty
   public Boolean getDecodeAhead() {
     return decodeAhead;
+  }
+
+  @JsonProperty
+  public Boolean getPrefetchRowGroups() {
+    return prefetchRowGroups;
   }
 
   @JsonProperty
@@ -223,6 +236,7 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
         && Objects.equals(verifyChecksums, that.verifyChecksums)
         && Objects.equals(coalescedReads, that.coalescedReads)
         && Objects.equals(decodeAhead, that.decodeAhead)
+        && Objects.equals(prefetchRowGroups, that.prefetchRowGroups)
         && Objects.equals(maxPageBytes, that.maxPageBytes)
         && Objects.equals(maxPageEntries, that.maxPageEntries)
         && Objects.equals(batchBytes, that.batchBytes)
@@ -236,8 +250,8 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
 
   @Override
   public int hashCode() {
-    return Objects.hash(NAME, super.hashCode(), memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead, maxPageBytes,
-        maxPageEntries, batchBytes, pageIndexSkipping, dictionaryPruning, bloomFilterPruning, lateMaterialization,
+    return Objects.hash(NAME, super.hashCode(), memoryBudget, parallelDecode, verifyChecksums, coalescedReads, decodeAhead,
+        prefetchRowGroups, maxPageBytes, maxPageEntries, batchBytes, pageIndexSkipping, dictionaryPruning, bloomFilterPruning, lateMaterialization,
         builtInTypes, variantAsBinary);
   }
 
@@ -246,7 +260,8 @@ public final class TurboParquetFormatConfig extends ParquetFormatConfig {
     return "TurboParquetFormatConfig[" + super.toString() + ", memoryBudget=" + memoryBudget
         + ", parallelDecode=" + parallelDecode
         + ", verifyChecksums=" + verifyChecksums + ", coalescedReads=" + coalescedReads
-        + ", decodeAhead=" + decodeAhead + ", maxPageBytes=" + maxPageBytes
+        + ", decodeAhead=" + decodeAhead + ", prefetchRowGroups=" + prefetchRowGroups
+        + ", maxPageBytes=" + maxPageBytes
         + ", maxPageEntries=" + maxPageEntries + ", batchBytes=" + batchBytes
         + ", pageIndexSkipping=" + pageIndexSkipping + ", dictionaryPruning=" + dictionaryPruning
         + ", bloomFilterPruning=" + bloomFilterPruning + ", lateMaterialization=" + lateMaterialization

@@ -116,7 +116,7 @@ public final class TurboParquetScanBatchCreator implements BatchCreator<TurboPar
         widest = implicit;
       }
     }
-    ScanOptions options = DrillScanOptions.of(context.getOptions(), scan.getFormatConfig(), null, List.of());
+    ScanOptions options = DrillScanOptions.ofScan(context.getOptions(), scan.getFormatConfig(), fs.getUri());
     ScanMetrics metrics = new ScanMetrics();
     // The pools are the drillbit's; every read's buffers come from the scan operator's allocator.
     ScanContext scanContext = new ScanContext(StoreFileSystem.of(fs), options,

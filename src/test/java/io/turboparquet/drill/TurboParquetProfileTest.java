@@ -288,17 +288,22 @@ public class TurboParquetProfileTest extends ClusterTest {
     client.alterSession(ExecConstants.PARQUET_FLAT_BATCH_NUM_RECORDS, 1500L);
     try {
       assertEquals(Result.of(client, sql + builtIn(t)), Result.of(client, sql + turbo(t)));
-      assertEquals(footer.rowGroups().size() - 1, (long) scanMetrics(sql + turbo(t)).get("NUM_PREFETCHED_ROWGROUPS"));
+      // Local files are not read ahead unless the format property says so.
+      assertEquals(0L, (long) scanMetrics(sql + turbo(t)).get("NUM_PREFETCHED_ROWGROUPS"));
+      String prefetching = "table(dfs.`" + t + "`(type => '" + TurboParquetFormatConfig.NAME
+          + "', prefetchRowGroups => true))";
+      assertEquals(Result.of(client, sql + builtIn(t)), Result.of(client, sql + prefetching));
+      assertEquals(footer.rowGroups().size() - 1, (long) scanMetrics(sql + prefetching).get("NUM_PREFETCHED_ROWGROUPS"));
       long rows = 0;
       for (int g = 0; g < footer.rowGroups().size() - 1; g++) {
         rows += footer.rowGroups().get(g).numRows();
         // The filter keeps Drill from pushing the LIMIT into the scan.
         String limited = "select count(*), sum(l_orderkey), min(l_comment) from (select " + COLUMNS + " from %s"
             + " where l_orderkey >= 0 limit " + rows + ")";
-        Result ours = Result.of(client, String.format(limited, turbo(t)));
+        Result ours = Result.of(client, String.format(limited, prefetching));
         assertEquals(Result.of(client, String.format(limited, builtIn(t))), ours);
         assertEquals(rows, client.queryBuilder().sql(String.format(
-            "select count(*) from (select l_orderkey from %s where l_orderkey >= 0 limit " + rows + ")", turbo(t)))
+            "select count(*) from (select l_orderkey from %s where l_orderkey >= 0 limit " + rows + ")", prefetching))
             .singletonLong());
       }
     } finally {
