@@ -41,7 +41,9 @@ import org.apache.drill.exec.store.parquet.ParquetReaderUtility.DateCorruptionSt
  * {@code greater_than(_or_equal_to)} of a top-level column and a literal, in either order;
  * {@code isnull}, {@code isnotnull}; {@code istrue}, {@code isfalse} and a bare BOOLEAN column;
  * {@code booleanAnd}, {@code booleanOr} (an OR of equalities of one column becomes IN); {@code like}
- * of a VARCHAR column with the patterns Drill matches on bytes ({@link #like}).
+ * of a VARCHAR column with the patterns Drill matches on bytes ({@link #like}); {@code not} of
+ * anything translated exactly (nothing of it dropped), negated by De Morgan's laws down to its
+ * leaves ({@link Predicate#not}), and {@code isnottrue}, {@code isnotfalse}.
  *
  * <p>The scan gets the filter in one of two forms, and Drill's answer differs between them: the
  * planner's own expression in the root fragment (a one-fragment query), where a decimal literal is
@@ -69,7 +71,8 @@ import org.apache.drill.exec.store.parquet.ParquetReaderUtility.DateCorruptionSt
  * ({@link ValueOrder#of} null: INT96, INTERVAL, GEOMETRY, GEOGRAPHY), unsigned integers and FLOAT16
  * under the built-in reader's typing (UINT4, UINT8, VARBINARY), TIME in microseconds, columns
  * the file lacks, Drill's implicit and partition columns ({@code filename}, {@code dir0}, ...,
- * which hide a file's column of the name), a column inside any function or cast, NOT, other LIKE
+ * which hide a file's column of the name), a column inside any function or cast, NOT of what has
+ * no exact translation, other LIKE
  * patterns, ILIKE and every other function, and other pairs of column and literal types (a string against a number, a number
  * against a date, a FLOAT literal against an integer column, ...).
  */
@@ -147,8 +150,17 @@ final class DrillPredicates {
   }
 
   private Predicate translate(LogicalExpression e) {
+    return translate(e, false);
+  }
+
+  /**
+   * {@code e} as a necessary condition, or with {@code exact} as an equivalent one in SQL's
+   * three-valued logic (what NOT needs): then nothing is dropped from an AND, and IS [NOT]
+   * TRUE / FALSE, which are never unknown, become a null test and a comparison.
+   */
+  private Predicate translate(LogicalExpression e, boolean exact) {
     if (e instanceof SchemaPath || e instanceof TypedFieldExpr) { // a BOOLEAN column as the condition
-      return comparison(Op.EQ, e, ValueExpressions.BooleanExpression.TRUE);
+      return comparison(Op.EQ, e, ValueExpressions.BooleanExpression.TRUE, exact);
     }
     String name = name(e);
     List<LogicalExpression> args = args(e);
@@ -156,20 +168,47 @@ final class DrillPredicates {
       return null;
     }
     return switch (name.toLowerCase(Locale.ROOT)) {
-      case "booleanand", "and" -> and(args);
-      case "booleanor", "or" -> or(args);
+      case "booleanand", "and" -> and(args, exact);
+      case "booleanor", "or" -> or(args, exact);
+      case "not" -> args.size() == 1 ? negation(args.get(0)) : null;
       case "like" -> like(args);
       case "isnull", "is null" -> nullTest(args, false);
       case "isnotnull", "is not null" -> nullTest(args, true);
-      case "istrue", "is true" -> args.size() == 1
-          ? comparison(Op.EQ, args.get(0), ValueExpressions.BooleanExpression.TRUE) : null;
-      case "isfalse", "is false" -> args.size() == 1
-          ? comparison(Op.EQ, args.get(0), ValueExpressions.BooleanExpression.FALSE) : null;
+      case "istrue", "is true" -> truth(args, true, exact);
+      case "isfalse", "is false" -> truth(args, false, exact);
+      case "isnottrue", "is not true" -> args.size() == 1 ? negation(truth(args, true, true)) : null;
+      case "isnotfalse", "is not false" -> args.size() == 1 ? negation(truth(args, false, true)) : null;
       default -> {
         Op op = COMPARISONS.get(name.toLowerCase(Locale.ROOT));
-        yield op == null || args.size() != 2 ? null : comparison(op, args.get(0), args.get(1));
+        yield op == null || args.size() != 2 ? null : comparison(op, args.get(0), args.get(1), exact);
       }
     };
+  }
+
+  /**
+   * NOT {@code e} ({@code not} is null when its argument is, as Drill's function): the negation of
+   * {@code e}'s exact translation, or null when it has none.
+   */
+  private Predicate negation(LogicalExpression e) {
+    return negation(translate(e, true));
+  }
+
+  private static Predicate negation(Predicate exact) {
+    return exact == null ? null : Predicate.not(exact);
+  }
+
+  /**
+   * IS TRUE / IS FALSE of a BOOLEAN column: the comparison with the value, which as a filter keeps
+   * the same rows; exactly, also IS NOT NULL, since IS TRUE of a null is false, not unknown.
+   */
+  private Predicate truth(List<LogicalExpression> args, boolean value, boolean exact) {
+    if (args.size() != 1) {
+      return null;
+    }
+    Predicate p = comparison(Op.EQ, args.get(0),
+        value ? ValueExpressions.BooleanExpression.TRUE : ValueExpressions.BooleanExpression.FALSE, exact);
+    Predicate defined = nullTest(args, true);
+    return p == null || !exact ? p : defined == null ? null : new Predicate.And(List.of(defined, p));
   }
 
   static String name(LogicalExpression e) {
@@ -180,11 +219,14 @@ final class DrillPredicates {
     return e instanceof FunctionCall f ? f.args() : e instanceof FunctionHolderExpression h ? h.args : List.of();
   }
 
-  /** The translatable terms (none: null). */
-  private Predicate and(List<LogicalExpression> args) {
+  /** The translatable terms (none: null); with {@code exact}, every term or null. */
+  private Predicate and(List<LogicalExpression> args, boolean exact) {
     List<Predicate> terms = new ArrayList<>();
     for (LogicalExpression arg : args) {
-      Predicate p = translate(arg);
+      Predicate p = translate(arg, exact);
+      if (p == null && exact) {
+        return null;
+      }
       if (p instanceof Predicate.And a) {
         terms.addAll(a.terms());
       } else if (p != null) {
@@ -195,10 +237,10 @@ final class DrillPredicates {
   }
 
   /** Every term, or null; equalities of one column become IN. */
-  private Predicate or(List<LogicalExpression> args) {
+  private Predicate or(List<LogicalExpression> args, boolean exact) {
     List<Predicate> terms = new ArrayList<>();
     for (LogicalExpression arg : args) {
-      Predicate p = translate(arg);
+      Predicate p = translate(arg, exact);
       if (p == null) {
         return null;
       }
@@ -261,7 +303,8 @@ final class DrillPredicates {
     return binds(p) ? p : null;
   }
 
-  private Predicate comparison(Op op, LogicalExpression left, LogicalExpression right) {
+  /** {@code left op right}, a column and a literal; with {@code exact}, only where it is not a necessary condition alone. */
+  private Predicate comparison(Op op, LogicalExpression left, LogicalExpression right, boolean exact) {
     ColumnDescriptor c = column(left);
     DrillConstant v = DrillConstant.of(right);
     if (c == null || v == null) {
@@ -279,8 +322,8 @@ final class DrillPredicates {
       return null;
     }
     Predicate p = switch (type.getMinorType()) {
-      case INT, BIGINT -> numeric(c, op, v, 0);
-      case VARDECIMAL -> numeric(c, op, v, type.getScale());
+      case INT, BIGINT -> numeric(c, op, v, 0, exact);
+      case VARDECIMAL -> numeric(c, op, v, type.getScale(), exact);
       case FLOAT4, FLOAT8 -> floating(c, op, v, type.getMinorType());
       case BIT -> v.type() == MinorType.BIT
           ? compare(c, op, new Literal(Literal.Kind.BOOLEAN, v.value().toString())) : null;
@@ -325,11 +368,15 @@ final class DrillPredicates {
     return found != null && found.isFlat() && schema.column(found.dottedPath()) == found ? found : null;
   }
 
-  /** An INT, BIGINT or DECIMAL column: values on a grid of {@code scale} decimals, compared exactly. */
-  private static Predicate numeric(ColumnDescriptor c, Op op, DrillConstant v, int scale) {
+  /**
+   * An INT, BIGINT or DECIMAL column: values on a grid of {@code scale} decimals, compared exactly.
+   * Against a DOUBLE, {@link #roundedToDouble} keeps values at a rounding tie, and its {@code <>}
+   * only implies Drill's: left out where an {@code exact} translation is wanted.
+   */
+  private static Predicate numeric(ColumnDescriptor c, Op op, DrillConstant v, int scale, boolean exact) {
     return switch (v.type()) {
       case INT, BIGINT, VARDECIMAL -> exact(c, op, (BigDecimal) v.value(), scale);
-      case FLOAT8 -> roundedToDouble(c, op, (Double) v.value(), scale);
+      case FLOAT8 -> exact ? null : roundedToDouble(c, op, (Double) v.value(), scale);
       default -> null; // FLOAT4 would round the column to FLOAT; strings and dates Drill casts
     };
   }

@@ -17,14 +17,14 @@ public final class Filter {
   /** A node of the bound predicate. */
   public sealed interface Node permits Leaf, All, Any {}
 
-  public enum Kind { COMPARE, IN, IS_NULL, NOT_NULL, INTERSECTS, LIKE }
+  public enum Kind { COMPARE, IN, IS_NULL, NOT_NULL, INTERSECTS, LIKE, NOT_LIKE }
 
   /**
    * One column's condition.
    *
    * @param order null when the column cannot be filtered by statistics (see {@link ValueOrder#of})
    * @param values the typed literals (one for COMPARE; empty when {@code order} is null); for
-   *     INTERSECTS, the {@link Predicate.Intersects} itself; for LIKE, its {@link LikePattern}
+   *     INTERSECTS, the {@link Predicate.Intersects} itself; for [NOT_]LIKE, its {@link LikePattern}
    */
   public record Leaf(ColumnDescriptor column, ValueOrder order, Kind kind, Predicate.Op op, List<Object> values)
       implements Node {}
@@ -88,7 +88,7 @@ public final class Filter {
         throw new IllegalArgumentException("filter: LIKE wants a flat BYTE_ARRAY column; " + name + " is "
             + column.physicalType() + (column.isFlat() ? "" : " under a repeated field"));
       }
-      return new Leaf(column, null, Kind.LIKE, null, List.of(l.pattern()));
+      return new Leaf(column, null, l.negated() ? Kind.NOT_LIKE : Kind.LIKE, null, List.of(l.pattern()));
     }
     ValueOrder order = ValueOrder.of(column);
     if (p instanceof Predicate.IsNull n) {

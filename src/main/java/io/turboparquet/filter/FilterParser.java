@@ -9,17 +9,17 @@ import java.util.List;
  * <pre>
  * expr    := and (OR and)*
  * and     := atom (AND atom)*
- * atom    := '(' expr ')' | column op literal | column [NOT] BETWEEN literal AND literal
- *          | column IN '(' literal (',' literal)* ')' | column IS [NOT] NULL
+ * atom    := NOT atom | '(' expr ')' | column op literal | column [NOT] BETWEEN literal AND literal
+ *          | column [NOT] IN '(' literal (',' literal)* ')' | column IS [NOT] NULL
  *          | column INTERSECTS BOX '(' number ',' number ',' number ',' number ')'
- *          | column LIKE 'pattern' 
+ *          | column [NOT] LIKE 'pattern' 
  * op      := = | <> | != | < | <= | > | >=
  * literal := number | 'string' | DATE 'yyyy-mm-dd' | TRUE | FALSE
  * column  := name(.name)* | "quoted name"
  * </pre>
  *
- * Keywords are case-insensitive. {@code BETWEEN a AND b} is {@code >= a AND <= b}; NOT exists only
- * in {@code IS NOT NULL}. A LIKE pattern's only wildcard is {@code %} ({@link Predicate#like}). {@code BOX(xmin, ymin, xmax, ymax)} is a box in the column's coordinates
+ * Keywords are case-insensitive. {@code BETWEEN a AND b} is {@code >= a AND <= b}; NOT is SQL's,
+ * in three-valued logic ({@link Predicate#not}; not of INTERSECTS). A LIKE pattern's only wildcard is {@code %} ({@link Predicate#like}). {@code BOX(xmin, ymin, xmax, ymax)} is a box in the column's coordinates
  * (longitude and latitude for the default CRS); xmin above xmax spans the antimeridian. Errors are {@link IllegalArgumentException}s naming the position and
  * what was expected.
  */
@@ -64,6 +64,9 @@ public final class FilterParser {
 
   private Predicate atom() {
     space();
+    if (keyword("NOT")) {
+      return negated(atom());
+    }
     if (peek('(')) {
       pos++;
       Predicate inner = or();
@@ -78,6 +81,25 @@ public final class FilterParser {
       }
       return new Predicate.IsNull(column, not);
     }
+    if (keyword("NOT")) {
+      if (!lookingAt("IN") && !lookingAt("LIKE") && !lookingAt("BETWEEN")) {
+        throw error("expected IN, LIKE or BETWEEN after NOT");
+      }
+      return negated(rest(column));
+    }
+    return rest(column);
+  }
+
+  private Predicate negated(Predicate p) {
+    Predicate not = Predicate.not(p);
+    if (not == null) {
+      throw error("NOT of " + p + " is not supported");
+    }
+    return not;
+  }
+
+  /** The rest of an atom after its column, when it is not IS [NOT] NULL and NOT is taken. */
+  private Predicate rest(String column) {
     if (keyword("IN")) {
       expect('(');
       List<Literal> values = new ArrayList<>();
@@ -236,6 +258,14 @@ public final class FilterParser {
   }
 
   /** Consumes a keyword (whole word, any case) if it is next. */
+  /** Whether {@code word} comes next, without taking it. */
+  private boolean lookingAt(String word) {
+    int at = pos;
+    boolean found = keyword(word);
+    pos = at;
+    return found;
+  }
+
   private boolean keyword(String word) {
     space();
     int end = pos + word.length();

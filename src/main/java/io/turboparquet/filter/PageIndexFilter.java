@@ -56,7 +56,8 @@ public final class PageIndexFilter {
   private static RowRanges leaf(Filter.Leaf leaf, long numRows, Indexes indexes) {
     ColumnDescriptor column = leaf.column();
     RowRanges all = RowRanges.all(numRows);
-    if (!column.isFlat() || leaf.kind() == Filter.Kind.INTERSECTS || leaf.kind() == Filter.Kind.LIKE) {
+    if (!column.isFlat() || leaf.kind() == Filter.Kind.INTERSECTS || leaf.kind() == Filter.Kind.LIKE
+        || leaf.kind() == Filter.Kind.NOT_LIKE) {
       // The page index holds no bounding boxes; a LIKE's prefix comes as a range of its own (Predicate.like).
       return all;
     }

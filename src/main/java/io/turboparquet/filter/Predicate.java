@@ -72,20 +72,24 @@ public sealed interface Predicate {
   }
 
   /**
-   * {@code column LIKE 'pattern'} on a string column, {@code %} the only wildcard ({@link LikePattern});
-   * {@code _} and escapes are refused (an engine's translation leaves such patterns out). Build it
-   * with {@link #like}, which adds what the statistics can use.
+   * {@code column LIKE 'pattern'} on a string column, or {@code NOT LIKE} when negated; {@code %} the
+   * only wildcard ({@link LikePattern}); {@code _} and escapes are refused (an engine's translation
+   * leaves such patterns out). Build it with {@link #like}, which adds what the statistics can use.
    */
-  record Like(String column, LikePattern pattern) implements Predicate {
+  record Like(String column, LikePattern pattern, boolean negated) implements Predicate {
     public Like {
       if (pattern.pattern().indexOf('_') >= 0 || pattern.pattern().indexOf('\\') >= 0) {
         throw new IllegalArgumentException("LIKE " + pattern + ": only % is taken as a wildcard, not _ or escapes");
       }
     }
 
+    public Like(String column, LikePattern pattern) {
+      this(column, pattern, false);
+    }
+
     @Override
     public String toString() {
-      return column + " LIKE " + pattern;
+      return column + (negated ? " NOT LIKE " : " LIKE ") + pattern;
     }
   }
 
@@ -103,6 +107,7 @@ public sealed interface Predicate {
       return new Compare(column, Op.EQ, new Literal(Literal.Kind.STRING, pattern));
     }
     List<Predicate> terms = new java.util.ArrayList<>();
+    boolean bounded = prefix.isEmpty();
     if (!prefix.isEmpty()) {
       terms.add(new Compare(column, Op.GE, new Literal(Literal.Kind.STRING, prefix)));
       int last = prefix.codePointBefore(prefix.length());
@@ -110,9 +115,11 @@ public sealed interface Predicate {
         int next = last + 1 == Character.MIN_SURROGATE ? Character.MAX_SURROGATE + 1 : last + 1;
         String above = prefix.substring(0, prefix.length() - Character.charCount(last)) + Character.toString(next);
         terms.add(new Compare(column, Op.LT, new Literal(Literal.Kind.STRING, above)));
+        bounded = true;
       }
     }
-    if (!pattern.equals(prefix + "%")) {
+    // The terms must be the pattern exactly, for NOT: a prefix without an upper bound keeps the pattern.
+    if (!pattern.equals(prefix + "%") || !bounded) {
       terms.add(like);
     }
     return terms.size() == 1 ? terms.get(0) : new And(terms);
@@ -138,6 +145,54 @@ public sealed interface Predicate {
     public String toString() {
       return terms.stream().map(t -> t instanceof And ? "(" + t + ")" : t.toString()).collect(Collectors.joining(" OR "));
     }
+  }
+
+  /**
+   * NOT {@code p}, exactly, in SQL's three-valued logic, where a null value makes a comparison, IN
+   * and LIKE unknown and NOT of unknown is unknown: De Morgan's laws down to the leaves, each leaf
+   * negated ({@code =} and {@code <>}, {@code <} and {@code >=}, IN and the conjunction of
+   * {@code <>}s, IS NULL and IS NOT NULL, LIKE and NOT LIKE). A row whose value is null passes
+   * neither a leaf nor its negation, as in SQL. Null when {@code p} has no such negation
+   * (INTERSECTS).
+   */
+  static Predicate not(Predicate p) {
+    if (p instanceof Compare c) {
+      return new Compare(c.column(), negate(c.op()), c.value());
+    }
+    if (p instanceof In in) {
+      List<Predicate> terms = in.values().stream().map(v -> (Predicate) new Compare(in.column(), Op.NE, v)).toList();
+      return terms.size() == 1 ? terms.get(0) : new And(terms);
+    }
+    if (p instanceof IsNull n) {
+      return new IsNull(n.column(), !n.negated());
+    }
+    if (p instanceof Like l) {
+      return new Like(l.column(), l.pattern(), !l.negated());
+    }
+    if (p instanceof And || p instanceof Or) {
+      List<Predicate> terms = p instanceof And a ? a.terms() : ((Or) p).terms();
+      List<Predicate> negated = new java.util.ArrayList<>();
+      for (Predicate t : terms) {
+        Predicate n = not(t);
+        if (n == null) {
+          return null;
+        }
+        negated.add(n);
+      }
+      return p instanceof And ? new Or(negated) : new And(negated);
+    }
+    return null;
+  }
+
+  private static Op negate(Op op) {
+    return switch (op) {
+      case EQ -> Op.NE;
+      case NE -> Op.EQ;
+      case LT -> Op.GE;
+      case LE -> Op.GT;
+      case GT -> Op.LE;
+      case GE -> Op.LT;
+    };
   }
 
   /** Parses the SQL-like text form; see {@link FilterParser}. */

@@ -142,7 +142,8 @@ final class BatchFilter {
       case NOT_NULL:
         return new NullTest(at, false);
       case LIKE:
-        return new LikeTest(at, (LikePattern) leaf.values().get(0));
+      case NOT_LIKE:
+        return new LikeTest(at, (LikePattern) leaf.values().get(0), leaf.kind() == Filter.Kind.NOT_LIKE);
       default:
         break;
     }
@@ -224,14 +225,16 @@ final class BatchFilter {
     }
   }
 
-  /** LIKE on a BYTE_ARRAY column's bytes: a null never matches. */
+  /** LIKE, or NOT LIKE, on a BYTE_ARRAY column's bytes: a null never matches either. */
   private static final class LikeTest extends Test {
     private final int column;
     private final LikePattern pattern;
+    private final boolean negated;
 
-    LikeTest(int column, LikePattern pattern) {
+    LikeTest(int column, LikePattern pattern, boolean negated) {
       this.column = column;
       this.pattern = pattern;
+      this.negated = negated;
     }
 
     @Override
@@ -244,7 +247,7 @@ final class BatchFilter {
       for (int r = from; r < to; r++) {
         int start = offsets.getInt(r << 2);
         out[r - from] = (defined == null || defined.get(r) != 0)
-            && pattern.matches(data, start, offsets.getInt((r + 1) << 2) - start);
+            && pattern.matches(data, start, offsets.getInt((r + 1) << 2) - start) != negated;
       }
     }
   }

@@ -109,8 +109,8 @@ class DrillPredicatesTest {
     assertEquals("i32 > 3", of("booleanAnd(like(`s`, 'x_1') , greater_than(`i32`, 3) )"));
     assertEquals("i32 >= 3 AND i32 <= 7 AND s = 'x'",
         of("booleanAnd(booleanAnd(greater_than_or_equal_to(`i32`, 3), less_than_or_equal_to(`i32`, 7)), "
-            + "not(`b`), equal(upper(`s`), 'X'), equal(`s`, 'x'))"));
-    assertNull(of("booleanAnd(like(`s`, 'x_1'), not(`b`))"), "nothing left");
+            + "not(like(`s`, 'x_')), equal(upper(`s`), 'X'), equal(`s`, 'x'))"));
+    assertNull(of("booleanAnd(like(`s`, 'x_1'), not(equal(upper(`s`), 'X')))"), "nothing left");
   }
 
   @Test
@@ -149,10 +149,35 @@ class DrillPredicatesTest {
     assertNull(of("isnull(`nope`)"));
   }
 
+  /**
+   * NOT negates an exact translation (three-valued: a null passes neither side); anything left out
+   * of it, or only implied by it, would make the negation drop rows Drill keeps.
+   */
+  @Test
+  void notNegatesWhatIsTranslatedExactly() {
+    assertEquals("i32 <> 5", of("not(equal(`i32`, 5))"));
+    assertEquals("b <> true", of("not(`b`)"));
+    assertEquals("s NOT LIKE '%x1%'", of("not(like(`s`, '%x1%'))"));
+    assertEquals("s < 'x1' OR s >= 'x2'", of("not(like(`s`, 'x1%'))"));
+    assertEquals("i32 < 3 OR s IS NOT NULL", of("not(booleanAnd(greater_than_or_equal_to(`i32`, 3), isnull(`s`)))"));
+    assertEquals("i32 <> 1 AND i32 <> 7", of("not(booleanOr(equal(`i32`, 1), equal(`i32`, 7)))"));
+    assertEquals("i32 = 5", of("not(not(equal(`i32`, 5)))"));
+    assertEquals("i32 > 9 AND s <> 'a'", of("booleanAnd(greater_than(`i32`, 9), not(equal(`s`, 'a')), "
+        + "not(like(`s`, 'x_')))"), "an AND still drops what NOT cannot take");
+    // IS TRUE of a null is false, not unknown: IS NOT TRUE keeps the nulls.
+    assertEquals("b IS NULL OR b <> true", of("isnottrue(`b`)"));
+    assertEquals("b IS NULL OR b <> false", of("isnotfalse(`b`)"));
+    assertEquals("b IS NULL OR b <> true", of("not(istrue(`b`))"));
+    assertNull(of("not(booleanAnd(like(`s`, 'x_1'), greater_than(`i32`, 3)))"), "a term left out of the AND");
+    assertNull(of("not(like(`s`, 'x_'))"));
+    assertNull(of("not(not_equal(`i32`, 2.5))"), "always true: no exact translation");
+    // Against a DOUBLE the translation keeps values at a rounding tie: exact enough for a filter, not for NOT.
+    assertEquals("i64 >= 9007199254740992 AND i64 <= 9007199254740993", of("equal(`i64`, 9.007199254740992E15)"));
+    assertNull(of("not(equal(`i64`, 9.007199254740992E15))"));
+  }
+
   @Test
   void notFunctionsCastColumnsAndOtherShapesAreUntranslatable() {
-    assertNull(of("not(`b`)"));
-    assertNull(of("not(equal(`i32`, 5))"));
     assertNull(of("equal(upper(`s`) , 'X1')"));
     assertNull(of("equal(cast( (`i32` ) as BIGINT ), 5)"), "a column in a cast");
     assertNull(of("equal(add(`i32`, 1), 5)"));
@@ -331,7 +356,6 @@ class DrillPredicatesTest {
     assertEquals("b = true", of("`b`"), "a BOOLEAN column as the condition");
     assertEquals("b = true", of("istrue(`b`)"));
     assertEquals("b = false", of("isfalse(`b`)"));
-    assertNull(of("isnottrue(`b`)"));
     assertNull(of("`s`"));
   }
 }

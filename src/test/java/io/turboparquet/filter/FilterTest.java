@@ -46,6 +46,23 @@ class FilterTest {
         Predicate.parse("\"a.b\" = 'x'"));
   }
 
+  /** NOT, as SQL's in three-valued logic, pushed down to the leaves by De Morgan's laws. */
+  @Test
+  void notIsNegatedDownToTheLeaves() {
+    assertEquals("x NOT LIKE '%a%'", Predicate.parse("x not like '%a%'").toString());
+    assertEquals("x < 'ab' OR x >= 'ac'", Predicate.parse("NOT x LIKE 'ab%'").toString(), "the prefix's range");
+    assertEquals("x < 'ab' OR x >= 'ac' OR x NOT LIKE 'ab%c'", Predicate.parse("x NOT LIKE 'ab%c'").toString());
+    assertEquals("k <> 1 AND k <> 2", Predicate.parse("k NOT IN (1, 2)").toString());
+    assertEquals("k < 1 OR k > 5", Predicate.parse("k NOT BETWEEN 1 AND 5").toString());
+    assertEquals("k >= 3 AND (x IS NOT NULL OR k = 4)", Predicate.parse("NOT (k < 3 OR x IS NULL AND k <> 4)").toString());
+    assertEquals("k = 7", Predicate.parse("not not k = 7").toString());
+    String top = "a" + Character.toString(Character.MAX_CODE_POINT);
+    assertEquals("x < '" + top + "' OR x NOT LIKE '" + top + "%'", Predicate.not(Predicate.like("x", top + "%")).toString(),
+        "no string bounds the prefix from above: the pattern stays, so NOT keeps what sorts above it");
+    assertMessage("NOT of g INTERSECTS", () -> Predicate.parse("NOT g INTERSECTS BOX(0, 0, 1, 1)"));
+    assertMessage("expected IN, LIKE or BETWEEN after NOT", () -> Predicate.parse("k NOT = 3"));
+  }
+
   @Test
   void parseErrorsSayWhatIsWrongAndWhere() {
     assertMessage("filter is empty", () -> Predicate.parse(" "));

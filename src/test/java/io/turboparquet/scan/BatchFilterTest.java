@@ -170,6 +170,13 @@ class BatchFilterTest {
           "b".getBytes(StandardCharsets.UTF_8)) < 0);
       cases.put("d = 2.5 OR s = 'abc' OR d IS NULL", r -> doubles[r] == null || doubles[r].isNaN()
           || doubles[r] == 2.5 || "abc".equals(strings[r]));
+      // NOT in three-valued logic: a null passes neither a leaf nor its negation; NaN is not judged.
+      cases.put("s NOT LIKE '%b%'", r -> strings[r] != null && !strings[r].contains("b"));
+      cases.put("NOT (d > 0 AND s < 'b')", r -> doubles[r] != null && (doubles[r].isNaN()
+          || compareDoubles(doubles[r], 0) <= 0) || strings[r] != null && Arrays.compareUnsigned(
+          strings[r].getBytes(StandardCharsets.UTF_8), "b".getBytes(StandardCharsets.UTF_8)) >= 0);
+      cases.put("s NOT IN ('ab', 'zz')", r -> strings[r] != null && !strings[r].equals("ab") && !strings[r].equals("zz"));
+      cases.put("NOT d IS NULL", r -> doubles[r] != null);
       for (Map.Entry<String, IntPredicate> c : cases.entrySet()) {
         BatchFilter filter = BatchFilter.of(Filter.bind(Predicate.parse(c.getKey()), schema), projection);
         for (int window : new int[] {rows, 1, 64, 333}) {
@@ -190,7 +197,7 @@ class BatchFilterTest {
           }
         }
       }
-      assertEquals(6 * 12 + 6, cases.size());
+      assertEquals(6 * 12 + 10, cases.size());
       dValid.release();
       sValid.release();
     }
