@@ -51,10 +51,13 @@ public final class Soak {
    * What to run. {@code variants}: at most this many queries of each kind (the mix has 2-8; fewer
    * make a shorter warm-up). {@code load}: the clients run queries at least this long, and on past it
    * (up to 4 times as long) until every kind has ended once and one query was cancelled.
-   * {@code loadThreads} busy threads in this JVM compete with the drillbit for CPU.
+   * {@code loadThreads} busy threads in this JVM compete with the drillbit for CPU. {@code pinned}:
+   * each client runs only the kind it starts with (client i the i-th kind, round the kinds), so
+   * the same kinds run side by side through either reader; otherwise each query's kind is random,
+   * and a reader faster at some kinds spends more of the clients' time in the others.
    */
   public record Settings(String reader, int clients, Duration load, long seed, int cancelOneIn, int variants,
-      int loadThreads) {
+      int loadThreads, boolean pinned) {
   }
 
   /** One query of the mix; a corrupt one must fail, naming its file. */
@@ -174,6 +177,11 @@ public final class Soak {
   /** Picks a kind uniformly (corrupt files a little less often), then one of its variants. */
   private static Query pick(List<Query> mix, Random random) {
     Kind kind = random.nextInt(20) == 0 ? Kind.CORRUPT : Kind.values()[random.nextInt(Kind.values().length - 1)];
+    return pick(mix, kind, random);
+  }
+
+  /** One of the mix's queries of {@code kind}. */
+  private static Query pick(List<Query> mix, Kind kind, Random random) {
     List<Query> of = mix.stream().filter(q -> q.kind() == kind).toList();
     return of.get(random.nextInt(of.size()));
   }
@@ -258,7 +266,7 @@ public final class Soak {
               if (!o.cancelled()) {
                 check(query, o, firstAnswers, unexpected, uncleanCorrupt);
               }
-              query = pick(mix, random);
+              query = settings.pinned() ? pick(mix, firstKind, random) : pick(mix, random);
               cancelAfter = random.nextInt(settings.cancelOneIn()) == 0 ? 5 + random.nextInt(400) : -1;
             }
           } catch (Exception e) {
@@ -499,6 +507,7 @@ public final class Soak {
     long seed = 37;
     int load = 0;
     int direct = 1024;
+    boolean pinned = false;
     long rows = 2_000_000;
     Path data = Path.of("bench-data");
     List<String> readers = new ArrayList<>(List.of("parquet", "turbo-parquet"));
@@ -512,6 +521,7 @@ public final class Soak {
         case "--rows" -> rows = Long.parseLong(args[++i]);
         case "--data" -> data = Path.of(args[++i]);
         case "--readers" -> readers = List.of(args[++i].split(","));
+        case "--pinned" -> pinned = true;
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
@@ -522,7 +532,7 @@ public final class Soak {
     String classpath = System.getProperty("java.class.path");
     List<Report> reports = new ArrayList<>();
     for (String reader : readers) {
-      Settings settings = new Settings(reader, clients, Duration.ofSeconds(seconds), seed, 10, 8, load);
+      Settings settings = new Settings(reader, clients, Duration.ofSeconds(seconds), seed, 10, 8, load, pinned);
       System.err.printf("== %s %s: %s%n", Instant.now(), reader, settings);
       final int directMiB = direct;
       try (SoakDrillbit drillbit = SoakDrillbit.start((options, main) -> {
