@@ -93,7 +93,8 @@ public final class Soak {
    */
   public record Report(String reader, Settings settings, double loadSeconds, Map<Kind, KindStats> kinds,
       List<String> unexpected, List<String> uncleanCorrupt, int distinctQueries, long baseline, long after,
-      long rootPeak, long sampledRootPeak, long jvmDirectPeak, boolean answersAfterwards) {
+      long rootPeak, long sampledRootPeak, long rootUsedP50, long rootUsedP95, long jvmDirectPeak,
+      String otherAllocatorPeaks, boolean answersAfterwards) {
     public int completed() {
       return kinds.values().stream().mapToInt(KindStats::completed).sum();
     }
@@ -114,8 +115,11 @@ public final class Soak {
           "  %-9s answered %5d  failed as expected %4d  cancelled %4d  p50 %7.0f ms  p95 %7.0f ms%n",
           kind, s.answered, s.failedAsExpected, s.cancelled, s.percentile(50), s.percentile(95))));
       b.append(String.format(Locale.ROOT,
-          "  root allocator: baseline %d B, after %d B, peak %.0f MiB (sampled %.0f MiB); JVM direct pool peak %.0f MiB%n",
-          baseline, after, rootPeak / 1048576.0, sampledRootPeak / 1048576.0, jvmDirectPeak / 1048576.0));
+          "  root allocator: baseline %d B, after %d B, peak %.0f MiB (sampled %.0f MiB; p50 %.0f, p95 %.0f MiB);"
+              + " JVM direct pool peak %.0f MiB%n",
+          baseline, after, rootPeak / 1048576.0, sampledRootPeak / 1048576.0, rootUsedP50 / 1048576.0,
+          rootUsedP95 / 1048576.0, jvmDirectPeak / 1048576.0));
+      b.append("  other allocators' sampled peaks: ").append(otherAllocatorPeaks).append('\n');
       b.append("  answers afterwards: ").append(answersAfterwards).append('\n');
       b.append("  unexpected: ").append(unexpected.size()).append(unexpected.isEmpty() ? "" : " " + unexpected.subList(0,
           Math.min(5, unexpected.size()))).append('\n');
@@ -280,6 +284,7 @@ public final class Soak {
         t.join();
       }
       double seconds = (System.nanoTime() - start) / 1e9;
+      memory.recording = false;
       stop.set(true);
       for (Thread t : busy) {
         t.join();
@@ -299,7 +304,8 @@ public final class Soak {
       }
       return new Report(settings.reader(), settings, seconds, kinds, List.copyOf(unexpected), List.copyOf(uncleanCorrupt),
           firstAnswers.size(), baseline, after, memory.rootPeak(), memory.sampledRootPeak.get(),
-          memory.jvmDirectPeak.get(), answers);
+          memory.usedPercentile(50), memory.usedPercentile(95),
+          memory.jvmDirectPeak.get(), memory.otherPeaks(), answers);
     }
   }
 
@@ -439,12 +445,32 @@ public final class Soak {
     private final ObjectName directPool;
     final AtomicLong sampledRootPeak = new AtomicLong();
     final AtomicLong jvmDirectPeak = new AtomicLong();
+    /** The root allocator's memory every 50 ms while the clients run: the peak is one moment, these are all. */
+    private final List<Long> usedSamples = java.util.Collections.synchronizedList(new ArrayList<>());
+    volatile boolean recording = true;
+
+    /** Drill's other allocator gauges ({@code drill.allocator.rpc.bit.data.used}, ...) and their sampled peaks. */
+    private final Map<ObjectName, AtomicLong> others = new java.util.LinkedHashMap<>();
 
     Memory(MBeanServerConnection server) throws Exception {
       this.server = server;
       this.used = gauge(server, "drill.allocator.root.used");
       this.peak = gauge(server, "drill.allocator.root.peak");
       this.directPool = new ObjectName("java.nio:type=BufferPool,name=direct");
+      for (ObjectName n : server.queryNames(new ObjectName("metrics:name=drill.allocator.*,*"), null)) {
+        String name = n.getKeyProperty("name");
+        if (name.endsWith(".used") && !n.equals(used)) {
+          others.put(n, new AtomicLong());
+        }
+      }
+    }
+
+    /** The sampled peaks of Drill's other allocators, largest first. */
+    String otherPeaks() {
+      return others.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue().get(), a.getValue().get()))
+          .map(e -> String.format(Locale.ROOT, "%s %.1f MiB", e.getKey().getKeyProperty("name"),
+              e.getValue().get() / 1048576.0))
+          .collect(java.util.stream.Collectors.joining(", "));
     }
 
     private static ObjectName gauge(MBeanServerConnection server, String name) throws Exception {
@@ -463,9 +489,25 @@ public final class Soak {
       return ((Number) server.getAttribute(peak, "Value")).longValue();
     }
 
+    /** The {@code p}-th percentile of the samples (nearest rank), 0 without any. */
+    long usedPercentile(int p) {
+      List<Long> sorted;
+      synchronized (usedSamples) {
+        sorted = usedSamples.stream().sorted().toList();
+      }
+      return sorted.isEmpty() ? 0 : sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(p / 100.0 * sorted.size()) - 1));
+    }
+
     void sample() {
       try {
-        sampledRootPeak.accumulateAndGet(rootUsed(), Math::max);
+        for (Map.Entry<ObjectName, AtomicLong> e : others.entrySet()) {
+          e.getValue().accumulateAndGet(((Number) server.getAttribute(e.getKey(), "Value")).longValue(), Math::max);
+        }
+        long now = rootUsed();
+        if (recording) {
+          usedSamples.add(now);
+        }
+        sampledRootPeak.accumulateAndGet(now, Math::max);
         jvmDirectPeak.accumulateAndGet(((Number) server.getAttribute(directPool, "MemoryUsed")).longValue(), Math::max);
       } catch (Exception e) {
         // the drillbit went away: the report's liveness check says so
@@ -549,15 +591,16 @@ public final class Soak {
     }
     System.out.println("| reader | queries/min | " + String.join(" | ",
         Arrays.stream(Kind.values()).map(k -> k.name().toLowerCase(Locale.ROOT) + " p50 / p95 ms").toList())
-        + " | root allocator peak | JVM direct pool peak | unexpected |");
+        + " | root allocator peak | root used p50 / p95 | JVM direct pool peak | unexpected |");
     for (Report r : reports) {
       StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "| %s | %.0f |", r.reader(), r.perMinute()));
       for (Kind k : Kind.values()) {
         KindStats s = r.kinds().get(k);
         row.append(String.format(Locale.ROOT, " %.0f / %.0f |", s.percentile(50), s.percentile(95)));
       }
-      row.append(String.format(Locale.ROOT, " %.0f MiB | %.0f MiB | %d |", r.rootPeak() / 1048576.0,
-          r.jvmDirectPeak() / 1048576.0, r.unexpected().size()));
+      row.append(String.format(Locale.ROOT, " %.0f MiB | %.0f / %.0f MiB | %.0f MiB | %d |", r.rootPeak() / 1048576.0,
+          r.rootUsedP50() / 1048576.0, r.rootUsedP95() / 1048576.0, r.jvmDirectPeak() / 1048576.0,
+          r.unexpected().size()));
       System.out.println(row);
     }
     System.out.println("load average: " + String.format(Locale.ROOT, "%.2f",
