@@ -107,7 +107,7 @@ public final class RowGroupPipeline implements AutoCloseable {
     }
     current = i;
     planner.planAhead(i + 1, current);
-    scanner = opened != null ? opened : start(i, false);
+    scanner = opened != null ? opened : start(i);
     if (scanner != null) {
       prefetch(i + 1);
     }
@@ -122,10 +122,9 @@ public final class RowGroupPipeline implements AutoCloseable {
   /**
    * Tells the pipeline the consumer is done with the last batch. With decoding ahead on, the
    * current row group's next batch starts decoding; when it has none left, the next read is
-   * opened now and its first batch starts decoding: over its reads started ahead, or, with async
-   * reads, over reads it starts now, as ahead of its turn (there is nothing to overlap with
-   * reads on this thread). What goes wrong in opening it early is left for its {@link #open} to
-   * meet again and report.
+   * opened now and its first batch starts decoding, provided its reads were started ahead (there
+   * is nothing to overlap otherwise). What goes wrong in opening it early is left for its
+   * {@link #open} to meet again and report.
    */
   public void decodeAhead() {
     if (scanner == null) {
@@ -137,8 +136,7 @@ public final class RowGroupPipeline implements AutoCloseable {
     }
     int next = current + 1;
     Ahead head = ahead.peek();
-    if (early != null || next >= reads.size() || head != null && head.read() != next
-        || head == null && !context.options().io().asyncPageReads()) {
+    if (early != null || head == null || head.read() != next) {
       return;
     }
     ScanOptions options = reads.get(next).options();
@@ -146,17 +144,7 @@ public final class RowGroupPipeline implements AutoCloseable {
       return;
     }
     try {
-      if (head == null) { // start reads only for a read with rows to read: start() counts the others as read
-        RowGroupRead read = reads.get(next);
-        if (read.rowGroup() < 0 || !read.readsData()) {
-          return;
-        }
-        PageSelection selection = planner.selection(next);
-        if (selection != null && selection.rows().isEmpty()) {
-          return;
-        }
-      }
-      early = start(next, true);
+      early = start(next);
       if (early != null) {
         early.decodeAhead(scanner.batchBytes()); // its batches are expected to be as large as this row group's
       }
@@ -165,12 +153,8 @@ public final class RowGroupPipeline implements AutoCloseable {
     }
   }
 
-  /**
-   * Read {@code i}'s scanner over its reads started ahead, or started now ({@code ahead}: as ahead
-   * of its turn, {@link RowGroupScanner#startFetch}, and only when it can be read whole); null when
-   * nothing of it is read, or it is not opened ahead.
-   */
-  private RowGroupScanner start(int i, boolean ahead) throws IOException {
+  /** Read {@code i}'s scanner over its reads started ahead, or started now; null when nothing of it is read. */
+  private RowGroupScanner start(int i) throws IOException {
     RowGroupRead read = reads.get(i);
     RowGroupFetch fetch = takeAhead(i);
     try {
@@ -189,10 +173,7 @@ public final class RowGroupPipeline implements AutoCloseable {
       ScanContext c = contextOf(read);
       if (fetch == null) {
         fetch = RowGroupScanner.startFetch(c, read.metadata(), read.path(), read.rowGroup(), read.projection(),
-            aheadBytes() + (ahead ? scanner.fetchedBytes() : 0), selection, ahead);
-        if (fetch == null && ahead && c.options().io().coalescedReads()) {
-          return null; // no room to read it whole before its turn, where it may find room
-        }
+            aheadBytes(), selection, false);
       }
       RowGroupFetch owned = fetch;
       fetch = null; // the scanner owns it now, and closes it if it fails

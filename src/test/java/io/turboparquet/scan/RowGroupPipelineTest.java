@@ -188,41 +188,6 @@ class RowGroupPipelineTest {
     }
   }
 
-  /**
-   * Without row groups read ahead (local files), the next row group still opens once the current
-   * one has handed out its last batch: its reads start then, taken from the allowance as ahead of
-   * its turn, and its first batch decodes while the consumer works on the last one.
-   */
-  @Test
-  void theNextRowGroupOpensEarlyWithoutReadingAhead() throws IOException {
-    try (ScanHarness harness = new ScanHarness()) {
-      TrackingBufferSource buffers = new TrackingBufferSource();
-      ScanMetrics metrics = new ScanMetrics();
-      ReadAheadAllowance shared = new ReadAheadAllowance(1L << 30);
-      ScanContext context = harness.context(options(1L << 30).toBuilder().prefetchRowGroups(false).build(), buffers,
-          metrics).withReadAhead(shared);
-      List<RowGroupRead> reads = reads(context, COLUMNS);
-      long firstBytes = RowGroupFetch.projectedBytes(reads.get(0).metadata(), 0, reads.get(0).projection());
-      long secondBytes = RowGroupFetch.projectedBytes(reads.get(1).metadata(), 1, reads.get(1).projection());
-      try (RowGroupPipeline pipeline = new RowGroupPipeline(context, reads)) {
-        assertTrue(pipeline.open(0));
-        assertEquals(firstBytes, shared.held(), "only the current row group is read");
-        while (pipeline.next() != null) {
-          pipeline.decodeAhead();
-        }
-        assertTrue(shared.held() >= firstBytes + secondBytes, shared.held() + " held after the last batch");
-      }
-      assertEquals(0, shared.held());
-      try (RowGroupPipeline pipeline = new RowGroupPipeline(context, reads)) {
-        assertEquals(ParquetJavaDigest.digest(List.of(first, second), COLUMNS),
-            digest(pipeline, reads.get(0).projection()));
-      }
-      assertEquals(0, metrics.prefetchedRowGroups());
-      assertEquals(0, shared.held());
-      assertEquals(0, buffers.outstanding());
-    }
-  }
-
   @Test
   void aBatchDecodedAheadHoldsTheAllowanceUntilItIsCollected() throws IOException {
     try (ScanHarness harness = new ScanHarness()) {
