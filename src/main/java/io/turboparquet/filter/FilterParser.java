@@ -257,7 +257,6 @@ public final class FilterParser {
     }
   }
 
-  /** Consumes a keyword (whole word, any case) if it is next. */
   /** Whether {@code word} comes next, without taking it. */
   private boolean lookingAt(String word) {
     int at = pos;
@@ -266,6 +265,7 @@ public final class FilterParser {
     return found;
   }
 
+  /** Consumes a keyword (whole word, any case) if it is next. */
   private boolean keyword(String word) {
     space();
     int end = pos + word.length();

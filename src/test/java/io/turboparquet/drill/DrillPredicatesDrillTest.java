@@ -89,6 +89,8 @@ public class DrillPredicatesDrillTest extends ClusterTest {
       new Case("s >= 'x5' and s < 'x6'", "s >= 'x5' AND s < 'x6'"),
       new Case("raw = 'r5'", "raw = 'r5'"),
       new Case("b = true", "b = true"),
+      new Case("not b", "b <> true"),
+      new Case("not (s like 'x1%' or i32 > 30)", "i32 <= 30 AND (s < 'x1' OR s >= 'x2')"),
       new Case("s like 'x1%' and i32 > 3", "s >= 'x1' AND s < 'x2' AND i32 > 3"),
       new Case("s like 'x1%' or s like 'x5%'", "(s >= 'x1' AND s < 'x2') OR (s >= 'x5' AND s < 'x6')"),
       new Case("s like 'x1' and s like 'x_' and s like 'x%1%'", "s = 'x1'"),
@@ -117,7 +119,7 @@ public class DrillPredicatesDrillTest extends ClusterTest {
       new Case("dec9 between 1 and 2.55", "dec9 >= 1 AND dec9 <= 2.55"),
       new Case("dec9 < 0.1", "dec9 < 0.1", "dec9 <= 0.09"));
   /** Filters Drill pushes that have nothing translatable. */
-  private static final List<String> UNTRANSLATED = List.of("not b", "s like 'x_' or i32 > 3", "s like 'x%1%'",
+  private static final List<String> UNTRANSLATED = List.of("s not like 'x_'", "s like 'x_' or i32 > 3", "s like 'x%1%'",
       "upper(s) = 'X1'", "i32 = '5'", "cast(i32 as bigint) = 5");
 
   private static Path file;
