@@ -207,8 +207,11 @@ final class DrillPredicates {
     }
     Predicate p = comparison(Op.EQ, args.get(0),
         value ? ValueExpressions.BooleanExpression.TRUE : ValueExpressions.BooleanExpression.FALSE, exact);
+    if (p == null || !exact) {
+      return p;
+    }
     Predicate defined = nullTest(args, true);
-    return p == null || !exact ? p : defined == null ? null : new Predicate.And(List.of(defined, p));
+    return defined == null ? null : new Predicate.And(List.of(defined, p));
   }
 
   static String name(LogicalExpression e) {
@@ -310,7 +313,7 @@ final class DrillPredicates {
     if (c == null || v == null) {
       c = column(right);
       v = DrillConstant.of(left);
-      op = flip(op);
+      op = op.mirrored();
     }
     if (c == null || v == null || ValueOrder.of(c) == null) {
       return null;
@@ -334,16 +337,6 @@ final class DrillPredicates {
       default -> null;
     };
     return p != null && binds(p) ? p : null;
-  }
-
-  private static Op flip(Op op) {
-    return switch (op) {
-      case LT -> Op.GT;
-      case LE -> Op.GE;
-      case GT -> Op.LT;
-      case GE -> Op.LE;
-      case EQ, NE -> op;
-    };
   }
 
   /** The file's flat top-level leaf the expression names (Drill's names ignore case), or null. */

@@ -19,6 +19,29 @@ public sealed interface Predicate {
       this.symbol = symbol;
     }
 
+    /** The op of NOT (x op y), for non-null x and y. */
+    public Op negated() {
+      return switch (this) {
+        case EQ -> NE;
+        case NE -> EQ;
+        case LT -> GE;
+        case LE -> GT;
+        case GT -> LE;
+        case GE -> LT;
+      };
+    }
+
+    /** The op with its operands swapped: x op y is y mirrored() x. */
+    public Op mirrored() {
+      return switch (this) {
+        case LT -> GT;
+        case LE -> GE;
+        case GT -> LT;
+        case GE -> LE;
+        case EQ, NE -> this;
+      };
+    }
+
     @Override
     public String toString() {
       return symbol;
@@ -157,7 +180,7 @@ public sealed interface Predicate {
    */
   static Predicate not(Predicate p) {
     if (p instanceof Compare c) {
-      return new Compare(c.column(), negate(c.op()), c.value());
+      return new Compare(c.column(), c.op().negated(), c.value());
     }
     if (p instanceof In in) {
       List<Predicate> terms = in.values().stream().map(v -> (Predicate) new Compare(in.column(), Op.NE, v)).toList();
@@ -182,17 +205,6 @@ public sealed interface Predicate {
       return p instanceof And ? new Or(negated) : new And(negated);
     }
     return null;
-  }
-
-  private static Op negate(Op op) {
-    return switch (op) {
-      case EQ -> Op.NE;
-      case NE -> Op.EQ;
-      case LT -> Op.GE;
-      case LE -> Op.GT;
-      case GT -> Op.LE;
-      case GE -> Op.LT;
-    };
   }
 
   /** Parses the SQL-like text form; see {@link FilterParser}. */
