@@ -54,10 +54,15 @@ public final class Soak {
    * {@code loadThreads} busy threads in this JVM compete with the drillbit for CPU. {@code pinned}:
    * each client runs only the kind it starts with (client i the i-th kind, round the kinds), so
    * the same kinds run side by side through either reader; otherwise each query's kind is random,
-   * and a reader faster at some kinds spends more of the clients' time in the others.
+   * and a reader faster at some kinds spends more of the clients' time in the others. {@code kinds}:
+   * the kinds of the mix (all, or a few to see what one kind holds).
    */
   public record Settings(String reader, int clients, Duration load, long seed, int cancelOneIn, int variants,
-      int loadThreads, boolean pinned) {
+      int loadThreads, boolean pinned, List<Kind> kinds) {
+    public Settings(String reader, int clients, Duration load, long seed, int cancelOneIn, int variants,
+        int loadThreads, boolean pinned) {
+      this(reader, clients, load, seed, cancelOneIn, variants, loadThreads, pinned, List.of(Kind.values()));
+    }
   }
 
   /** One query of the mix; a corrupt one must fail, naming its file. */
@@ -178,9 +183,11 @@ public final class Soak {
     return "table(dfs.`" + file.toAbsolutePath() + "`(type => '" + parts[0] + "'" + properties + "))";
   }
 
-  /** Picks a kind uniformly (corrupt files a little less often), then one of its variants. */
-  private static Query pick(List<Query> mix, Random random) {
-    Kind kind = random.nextInt(20) == 0 ? Kind.CORRUPT : Kind.values()[random.nextInt(Kind.values().length - 1)];
+  /** Picks one of {@code kinds} uniformly (corrupt files a little less often), then one of its variants. */
+  private static Query pick(List<Query> mix, List<Kind> kinds, Random random) {
+    List<Kind> others = kinds.stream().filter(k -> k != Kind.CORRUPT).toList();
+    Kind kind = others.isEmpty() || (kinds.contains(Kind.CORRUPT) && random.nextInt(20) == 0) ? Kind.CORRUPT
+        : others.get(random.nextInt(others.size()));
     return pick(mix, kind, random);
   }
 
@@ -194,13 +201,13 @@ public final class Soak {
   public static Report run(Settings settings, SoakFiles files, SoakDrillbit drillbit) throws Exception {
     String url = "jdbc:drill:drillbit=127.0.0.1:" + drillbit.userPort;
     Map<Kind, Integer> taken = new EnumMap<>(Kind.class);
-    List<Query> mix = mix(files, settings.reader()).stream()
+    List<Query> mix = mix(files, settings.reader()).stream().filter(q -> settings.kinds().contains(q.kind()))
         .filter(q -> taken.merge(q.kind(), 1, Integer::sum) <= settings.variants()).toList();
     Map<String, String> firstAnswers = new ConcurrentHashMap<>();
     ConcurrentLinkedQueue<String> unexpected = new ConcurrentLinkedQueue<>();
     ConcurrentLinkedQueue<String> uncleanCorrupt = new ConcurrentLinkedQueue<>();
     Map<Kind, KindStats> kinds = new EnumMap<>(Kind.class);
-    for (Kind kind : Kind.values()) {
+    for (Kind kind : settings.kinds()) {
       kinds.put(kind, new KindStats());
     }
     try (JMXConnector jmx = JMXConnectorFactory.connect(new JMXServiceURL(
@@ -249,7 +256,7 @@ public final class Soak {
           try (Connection connection = DriverManager.getConnection(url)) {
             // Each client's first query is of kind (client mod kinds), not cancelled: with as many
             // clients as kinds, every kind starts under the load however few queries it leaves time for.
-            Kind firstKind = Kind.values()[client % Kind.values().length];
+            Kind firstKind = settings.kinds().get(client % settings.kinds().size());
             Query query = mix.stream().filter(q -> q.kind() == firstKind).findFirst().orElseThrow();
             long cancelAfter = -1;
             while (System.nanoTime() < end || (System.nanoTime() < limit && !seenWhole(kinds))) {
@@ -270,7 +277,7 @@ public final class Soak {
               if (!o.cancelled()) {
                 check(query, o, firstAnswers, unexpected, uncleanCorrupt);
               }
-              query = settings.pinned() ? pick(mix, firstKind, random) : pick(mix, random);
+              query = settings.pinned() ? pick(mix, firstKind, random) : pick(mix, settings.kinds(), random);
               cancelAfter = random.nextInt(settings.cancelOneIn()) == 0 ? 5 + random.nextInt(400) : -1;
             }
           } catch (Exception e) {
@@ -550,6 +557,7 @@ public final class Soak {
     int load = 0;
     int direct = 1024;
     boolean pinned = false;
+    List<Kind> kinds = List.of(Kind.values());
     long rows = 2_000_000;
     Path data = Path.of("bench-data");
     List<String> readers = new ArrayList<>(List.of("parquet", "turbo-parquet"));
@@ -564,6 +572,8 @@ public final class Soak {
         case "--data" -> data = Path.of(args[++i]);
         case "--readers" -> readers = List.of(args[++i].split(","));
         case "--pinned" -> pinned = true;
+        case "--kinds" -> kinds = Arrays.stream(args[++i].split(","))
+            .map(k -> Kind.valueOf(k.toUpperCase(Locale.ROOT))).toList();
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
@@ -574,7 +584,7 @@ public final class Soak {
     String classpath = System.getProperty("java.class.path");
     List<Report> reports = new ArrayList<>();
     for (String reader : readers) {
-      Settings settings = new Settings(reader, clients, Duration.ofSeconds(seconds), seed, 10, 8, load, pinned);
+      Settings settings = new Settings(reader, clients, Duration.ofSeconds(seconds), seed, 10, 8, load, pinned, kinds);
       System.err.printf("== %s %s: %s%n", Instant.now(), reader, settings);
       final int directMiB = direct;
       try (SoakDrillbit drillbit = SoakDrillbit.start((options, main) -> {
@@ -596,7 +606,7 @@ public final class Soak {
       StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "| %s | %.0f |", r.reader(), r.perMinute()));
       for (Kind k : Kind.values()) {
         KindStats s = r.kinds().get(k);
-        row.append(String.format(Locale.ROOT, " %.0f / %.0f |", s.percentile(50), s.percentile(95)));
+        row.append(s == null ? " - |" : String.format(Locale.ROOT, " %.0f / %.0f |", s.percentile(50), s.percentile(95)));
       }
       row.append(String.format(Locale.ROOT, " %.0f MiB | %.0f / %.0f MiB | %.0f MiB | %d |", r.rootPeak() / 1048576.0,
           r.rootUsedP50() / 1048576.0, r.rootUsedP95() / 1048576.0, r.jvmDirectPeak() / 1048576.0,
