@@ -132,7 +132,8 @@ public final class ParquetFileScanner implements AutoCloseable {
 
   /**
    * Tells the scanner the caller is done with the last batch: with {@code decodeAhead} on, the
-   * next batch starts decoding on the decode pool (see {@link RowGroupPipeline#decodeAhead}).
+   * next batch starts decoding on the decode pool, and after a row group's last batch its buffers
+   * are released (see {@link RowGroupPipeline#decodeAhead}).
    */
   public void decodeAhead() {
     pipeline.decodeAhead();

@@ -1,5 +1,6 @@
 package io.turboparquet.scan;
 
+import io.turboparquet.io.Failures;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.List;
@@ -16,8 +17,11 @@ import java.util.List;
  * long as the current and the prefetched bytes fit the memory budget together and the bytes read
  * ahead fit the {@link ReadAheadAllowance} shared with other scans, and when the
  * current row group has no batch left, opens the next one and decodes its first batch before the
- * consumer asks for it. {@link #close} stops reads not yet started, waits for running ones and
- * releases every buffer, whatever state the scan is in.
+ * consumer asks for it. A row group's buffers (its reads, pages and dictionaries) are released as
+ * soon as the consumer is done with its last batch, not when the next one opens: inside Drill that
+ * batch then lives on in Drill's vectors alone while Drill's operators work on it. {@link #close}
+ * stops reads not yet started, waits for running ones and releases every buffer, whatever state the
+ * scan is in.
  *
  * <p>The consumer (the CLI's {@link ParquetFileScanner}, Drill's record readers) calls
  * {@link #open} for each read in increasing order, {@link #next} for its batches, and
@@ -63,6 +67,11 @@ public final class RowGroupPipeline implements AutoCloseable {
   private final ArrayDeque<Ahead> ahead = new ArrayDeque<>();
   private int current = -1;
   private RowGroupScanner scanner;
+  /**
+   * What the current read's end check threw when its scanner was closed after its last batch
+   * ({@link #decodeAhead}), for {@link #next} to throw as the scanner's own next call would have.
+   */
+  private Exception endFailure;
   /** The next read's scanner, opened early (its first batch decoding) once the current one ran out of batches. */
   private RowGroupScanner early;
   private volatile boolean closed;
@@ -99,6 +108,7 @@ public final class RowGroupPipeline implements AutoCloseable {
       throw new IllegalArgumentException("read " + i + " cannot follow read " + current + " of " + reads.size());
     }
     closeScanner();
+    endFailure = null;
     RowGroupScanner opened = early;
     early = null;
     if (opened != null && i != current + 1) {
@@ -116,15 +126,22 @@ public final class RowGroupPipeline implements AutoCloseable {
 
   /** The current read's next batch, or null when it has no more. Invalidates the previous batch. */
   public Batch next() throws IOException {
-    return scanner == null ? null : scanner.next();
+    if (scanner == null) {
+      Exception failure = endFailure;
+      endFailure = null;
+      Failures.rethrow(failure);
+      return null;
+    }
+    return scanner.next();
   }
 
   /**
-   * Tells the pipeline the consumer is done with the last batch. With decoding ahead on, the
-   * current row group's next batch starts decoding; when it has none left, the next read is
-   * opened now and its first batch starts decoding, provided its reads were started ahead (there
-   * is nothing to overlap otherwise). What goes wrong in opening it early is left for its
-   * {@link #open} to meet again and report.
+   * Tells the pipeline the consumer is done with the last batch. While the current row group has
+   * batches left, with decoding ahead on, its next batch starts decoding. Once it has none left, its
+   * scanner makes its end check and is closed, releasing its buffers (a failure waits for
+   * {@link #next}); with decoding ahead on, the next read is then opened and its first batch starts
+   * decoding, provided its reads were started ahead (there is nothing to overlap otherwise). What
+   * goes wrong in opening it early is left for its {@link #open} to meet again and report.
    */
   public void decodeAhead() {
     if (scanner == null) {
@@ -134,6 +151,8 @@ public final class RowGroupPipeline implements AutoCloseable {
       scanner.decodeAhead();
       return;
     }
+    long batchBytes = scanner.batchBytes();
+    finishScanner();
     int next = current + 1;
     Ahead head = ahead.peek();
     if (early != null || head == null || head.read() != next) {
@@ -146,7 +165,7 @@ public final class RowGroupPipeline implements AutoCloseable {
     try {
       early = start(next);
       if (early != null) {
-        early.decodeAhead(scanner.batchBytes()); // its batches are expected to be as large as this row group's
+        early.decodeAhead(batchBytes); // its batches are expected to be as large as this row group's
       }
     } catch (IOException | RuntimeException e) {
       closeEarly();
@@ -263,6 +282,27 @@ public final class RowGroupPipeline implements AutoCloseable {
   /** {@code context} with the options of {@code read}, when they are not the scan's. */
   static ScanContext contextOf(ScanContext context, RowGroupRead read) {
     return read.options() == context.options() ? context : context.withOptions(read.options());
+  }
+
+  /**
+   * Closes the current scanner once it has no batch left, after the end check its next call makes
+   * (no column may hold values past the row group's rows); what that throws waits in
+   * {@link #endFailure}.
+   */
+  private void finishScanner() {
+    RowGroupScanner s = scanner;
+    scanner = null;
+    try {
+      s.next();
+    } catch (IOException | RuntimeException e) {
+      endFailure = e;
+    } finally {
+      try {
+        s.close();
+      } catch (RuntimeException e) {
+        endFailure = endFailure == null ? e : endFailure;
+      }
+    }
   }
 
   private void closeScanner() {

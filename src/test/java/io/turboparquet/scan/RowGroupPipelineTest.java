@@ -9,16 +9,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.turboparquet.cli.ColumnDigest;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
+import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.fuzz.ParquetJavaDigest;
 import io.turboparquet.io.TrackingBufferSource;
 import io.turboparquet.storage.SlowFileSystem;
 import io.turboparquet.testing.TestFileGenerator;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.Util;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,8 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The pipeline that owns a scan's cross-row-group work: row groups of several files read in one
  * order give parquet-java's values, reads ahead cross file boundaries within the memory budget, the
- * next row group opens while the last batch of the current one is in use, and closing at any
- * point releases every buffer.
+ * next row group opens while the last batch of the current one is in use, a row group's buffers go
+ * once its last batch is done with, and closing at any point releases every buffer.
  */
 class RowGroupPipelineTest {
   private static final List<String> COLUMNS = List.of("c1", "c4", "c6");
@@ -186,6 +195,75 @@ class RowGroupPipelineTest {
       assertEquals(0, small.held());
       assertEquals(0, buffers.outstanding());
     }
+  }
+
+  /**
+   * Once the consumer is done with a row group's last batch its reads and pages are released, before
+   * the next row group opens (Drill's operators work on that batch meanwhile); the end check made
+   * then still fails the row group, at the consumer's next call.
+   */
+  @Test
+  void aRowGroupsBuffersGoOnceItsLastBatchIsDoneWith() throws IOException {
+    ScanOptions noReadAhead = options(1L << 30).toBuilder().prefetchRowGroups(false).decodeAhead(false).build();
+    try (ScanHarness harness = new ScanHarness()) {
+      TrackingBufferSource buffers = new TrackingBufferSource();
+      ScanContext context = harness.context(noReadAhead, buffers, new ScanMetrics());
+      List<RowGroupRead> reads = reads(context, COLUMNS);
+      try (RowGroupPipeline pipeline = new RowGroupPipeline(context, reads)) {
+        for (int i = 0; i < 2; i++) {
+          assertTrue(pipeline.open(i));
+          long rows = 0;
+          while (rows < reads.get(i).numRows()) {
+            rows += pipeline.next().rows();
+            assertTrue(buffers.outstanding() > 0);
+            pipeline.decodeAhead();
+          }
+          assertEquals(0, buffers.outstanding(), "row group " + i + " still holds buffers after its last batch");
+          assertNull(pipeline.next());
+        }
+      }
+    }
+    // Row group 0 claims 100 rows fewer than its chunks hold.
+    java.nio.file.Path cut = dir.resolve("fewer-rows.parquet");
+    Files.write(cut, withFirstRowGroupShortened(Files.readAllBytes(first), 100));
+    try (ScanHarness harness = new ScanHarness()) {
+      TrackingBufferSource buffers = new TrackingBufferSource();
+      ScanContext context = harness.context(noReadAhead, buffers, new ScanMetrics());
+      Path path = ScanHarness.hadoopPath(cut);
+      FileMetadata meta = ParquetFileScanner.readMetadata(context, path);
+      List<RowGroupRead> reads = List.of(
+          new RowGroupRead(path, meta, 0, meta.schema().project(COLUMNS), null, context.options()));
+      try (RowGroupPipeline pipeline = new RowGroupPipeline(context, reads)) {
+        assertTrue(pipeline.open(0));
+        long rows = 0;
+        while (rows < reads.get(0).numRows()) {
+          rows += pipeline.next().rows();
+          pipeline.decodeAhead();
+        }
+        assertEquals(0, buffers.outstanding());
+        ParquetCorruptionException e = assertThrows(ParquetCorruptionException.class, pipeline::next);
+        assertTrue(e.getMessage().contains("row group 0") && e.getMessage().contains("holds more values"),
+            e.getMessage());
+        assertNull(pipeline.next());
+      }
+    }
+  }
+
+  /** {@code file} with its first row group's (and the file's) row count lowered by {@code fewer}. */
+  private static byte[] withFirstRowGroupShortened(byte[] file, int fewer) throws IOException {
+    int length = ByteBuffer.wrap(file, file.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+    int footer = file.length - 8 - length;
+    FileMetaData meta = Util.readFileMetaData(new ByteArrayInputStream(file, footer, length));
+    meta.getRow_groups().get(0).setNum_rows(meta.getRow_groups().get(0).getNum_rows() - fewer);
+    meta.setNum_rows(meta.getNum_rows() - fewer);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(file, 0, footer);
+    int start = out.size();
+    Util.writeFileMetaData(meta, out);
+    int newLength = out.size() - start;
+    out.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(newLength).array());
+    out.write("PAR1".getBytes(StandardCharsets.US_ASCII));
+    return out.toByteArray();
   }
 
   @Test
