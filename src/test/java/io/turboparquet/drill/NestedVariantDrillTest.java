@@ -166,21 +166,19 @@ public class NestedVariantDrillTest extends ClusterTest {
         refused++;
         continue;
       }
-      List<List<String>> structRows = new ArrayList<>();
-      List<List<String>> elements = new ArrayList<>();
+      // One query per case: the struct's VARIANT, its null test, and the list of its two copies
+      // (Drill drops null elements from lists, so a null VARIANT leaves an empty list).
+      List<List<String>> rows = new ArrayList<>();
       for (int i = 0; i < c.rows().size(); i++) {
         byte[] v = c.rows().get(i);
         String json = v == null ? null : VariantJson.of(v);
-        structRows.add(List.of(String.valueOf(i), String.valueOf(json), String.valueOf(json == null)));
-        if (json != null) {
-          elements.add(List.of(String.valueOf(i), json));
-          elements.add(List.of(String.valueOf(i), json));
-          values++;
-        }
+        rows.add(List.of(String.valueOf(i), String.valueOf(json), String.valueOf(json == null),
+            (json == null ? List.of() : List.of(json, json)).toString()));
+        values += json == null ? 0 : 1;
       }
-      structRows.add(List.of(String.valueOf(c.rows().size()), "null", "true")); // s null
-      assertEquals(c.name(), structRows, Result.of(client, struct).cells());
-      assertEquals(c.name(), elements, Result.of(client, list).cells());
+      rows.add(List.of(String.valueOf(c.rows().size()), "null", "true", "[]")); // s and vl null
+      assertEquals(c.name(), rows, Result.of(client, "select id, t.s.v as v, t.s.v is null as n, t.vl as l from "
+          + t).cells());
     }
     assertEquals(8, refused);
     assertTrue(String.valueOf(values), values >= 129);

@@ -29,7 +29,7 @@ class SoakDrillTest {
     DrillHome home = DrillHome.assemble("drill-soak");
     home.installTools(); // the soak's drillbit main is a tool
     SoakFiles files = SoakFiles.write(home.work().resolve("data"), 100_000);
-    Soak.Settings settings = new Soak.Settings(TurboParquetFormatConfig.NAME, 8, Duration.ofSeconds(30), 37, 10, 2, 0, false);
+    Soak.Settings settings = new Soak.Settings(TurboParquetFormatConfig.NAME, 8, Duration.ofSeconds(20), 37, 10, 2, 0, false);
     try (SoakDrillbit drillbit = SoakDrillbit.start((options, main) -> home.javaCommand(options, main, List.of()),
         DIRECT_MIB, home.work().resolve("soak-drillbit.log"))) {
       Soak.Report report = Soak.run(settings, files, drillbit);
