@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Concurrency (issue 37): eight JDBC clients for 30 s against one drillbit in its own JVM with a
+ * Concurrency (issue 37): eight JDBC clients for 20 s against one drillbit in its own JVM with a
  * small direct-memory cap, a seeded mix through turbo-parquet ({@link Soak}): full aggregations,
  * range filters, LIMIT, a wide and a nested file, two corrupt files, one query in ten cancelled
  * mid-flight. Every answer equals the first answer of the same query, every corrupt file fails
