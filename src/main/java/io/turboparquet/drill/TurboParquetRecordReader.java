@@ -54,6 +54,7 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
   private final FileMetadata metadata;
   private final int rowGroupIndex;
   private final long rowsToRead;
+  private boolean endChecked;
   private final OptionManager options;
   private final TurboParquetFormatConfig config;
   /** How the file's columns are read: session options and the file's date correction. */
@@ -254,11 +255,12 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
 
   private int readBatch() {
     long remaining = rowsToRead - rowsDone;
-    if (remaining <= 0) {
-      return end();
-    }
     int rows;
     try {
+      if (remaining <= 0) {
+        checkEnd();
+        return end();
+      }
       if (read.projection().isEmpty()) {
         rows = (int) Math.min(read.options().decode().batchSize(), remaining); // row counts only
       } else {
@@ -285,6 +287,21 @@ final class TurboParquetRecordReader extends AbstractRecordReader {
     }
     rowsDone += rows;
     return rows;
+  }
+
+  /**
+   * Once every row of the row group is read: the pipeline's end check, which no column may fail by
+   * holding values past the row group's rows (a footer that claims too few rows would otherwise cut
+   * the answer short in silence). Not when Drill asked for fewer rows (a pushed LIMIT).
+   */
+  private void checkEnd() throws IOException {
+    if (endChecked || read.projection().isEmpty() || rowsToRead < read.numRows()) {
+      return;
+    }
+    endChecked = true;
+    if (pipeline.next() != null) {
+      throw new IllegalStateException("a batch past the row group's " + read.numRows() + " rows");
+    }
   }
 
   private void writeFlat(Batch batch, int rows) {

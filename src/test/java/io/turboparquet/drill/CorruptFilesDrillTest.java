@@ -91,6 +91,12 @@ public class CorruptFilesDrillTest extends ClusterTest {
     failsOnlyItsQuery("deflevel", CorruptFiles::definitionLevelAboveMax, "s");
   }
 
+  /** A row group claiming 100 rows fewer than its chunks hold: refused, as the CLI refuses it, not cut short. */
+  @Test
+  public void c10RowGroupClaimingFewerRowsThanItHolds() throws Exception {
+    failsOnlyItsQuery("fewer", dir -> CorruptFiles.fewerRowsClaimed(dir, 100), "id");
+  }
+
   /**
    * Not corrupt: a 2.2 MB dictionary entry behind 1,024 indices, the gather that once overflowed and
    * crashed the JVM. It reads in batches under Drill's batch memory, as the built-in reader reads it

@@ -13,21 +13,15 @@ import io.turboparquet.format.ParquetCorruptionException;
 import io.turboparquet.fuzz.ParquetJavaDigest;
 import io.turboparquet.io.TrackingBufferSource;
 import io.turboparquet.storage.SlowFileSystem;
+import io.turboparquet.testing.CorruptFiles;
 import io.turboparquet.testing.TestFileGenerator;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.format.FileMetaData;
-import org.apache.parquet.format.Util;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -225,7 +219,7 @@ class RowGroupPipelineTest {
     }
     // Row group 0 claims 100 rows fewer than its chunks hold.
     java.nio.file.Path cut = dir.resolve("fewer-rows.parquet");
-    Files.write(cut, withFirstRowGroupShortened(Files.readAllBytes(first), 100));
+    Files.write(cut, CorruptFiles.withFirstRowGroupShortened(Files.readAllBytes(first), 100));
     try (ScanHarness harness = new ScanHarness()) {
       TrackingBufferSource buffers = new TrackingBufferSource();
       ScanContext context = harness.context(noReadAhead, buffers, new ScanMetrics());
@@ -247,23 +241,6 @@ class RowGroupPipelineTest {
         assertNull(pipeline.next());
       }
     }
-  }
-
-  /** {@code file} with its first row group's (and the file's) row count lowered by {@code fewer}. */
-  private static byte[] withFirstRowGroupShortened(byte[] file, int fewer) throws IOException {
-    int length = ByteBuffer.wrap(file, file.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
-    int footer = file.length - 8 - length;
-    FileMetaData meta = Util.readFileMetaData(new ByteArrayInputStream(file, footer, length));
-    meta.getRow_groups().get(0).setNum_rows(meta.getRow_groups().get(0).getNum_rows() - fewer);
-    meta.setNum_rows(meta.getNum_rows() - fewer);
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(file, 0, footer);
-    int start = out.size();
-    Util.writeFileMetaData(meta, out);
-    int newLength = out.size() - start;
-    out.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(newLength).array());
-    out.write("PAR1".getBytes(StandardCharsets.US_ASCII));
-    return out.toByteArray();
   }
 
   @Test

@@ -9,6 +9,9 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -88,6 +91,35 @@ public final class CorruptFiles {
         g.add("t", Binary.fromConstantByteArray(twelve(row % DISTINCT)));
       }
     });
+  }
+
+  /**
+   * The base file with its row group claiming {@code fewer} rows fewer than its chunks hold: a reader
+   * that trusts the count returns rows short without a word.
+   */
+  public static Path fewerRowsClaimed(Path dir, int fewer) {
+    return save(dir, "fewer-rows.parquet", withFirstRowGroupShortened(bytes(base(dir)), fewer));
+  }
+
+  /** {@code file} with its first row group's (and the file's) row count lowered by {@code fewer}. */
+  public static byte[] withFirstRowGroupShortened(byte[] file, int fewer) {
+    try {
+      int length = ByteBuffer.wrap(file, file.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+      int footer = file.length - 8 - length;
+      FileMetaData meta = Util.readFileMetaData(new ByteArrayInputStream(file, footer, length));
+      meta.getRow_groups().get(0).setNum_rows(meta.getRow_groups().get(0).getNum_rows() - fewer);
+      meta.setNum_rows(meta.getNum_rows() - fewer);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      out.write(file, 0, footer);
+      int start = out.size();
+      Util.writeFileMetaData(meta, out);
+      int newLength = out.size() - start;
+      out.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(newLength).array());
+      out.write("PAR1".getBytes(StandardCharsets.US_ASCII));
+      return out.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The base file cut in the middle of its pages: no footer, no trailing magic. */
