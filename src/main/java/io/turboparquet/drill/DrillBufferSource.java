@@ -6,6 +6,8 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.buffer.UnpooledUnsafeDirectByteBuf;
 import io.turboparquet.io.BufferSource;
 import java.nio.ByteBuffer;
+import org.apache.drill.exec.memory.AllocationManager;
+import org.apache.drill.exec.memory.BaseAllocator;
 import org.apache.drill.exec.memory.BufferAllocator;
 
 /**
@@ -31,6 +33,13 @@ final class DrillBufferSource implements BufferSource {
       memory.release();
       throw e;
     }
+  }
+
+  /** What Drill's allocator charges: sizes under its chunk size rounded up to a power of two. */
+  @Override
+  public long cost(int capacity) {
+    int size = Math.max(capacity, 1);
+    return size < AllocationManager.chunkSize() ? BaseAllocator.nextPowerOfTwo(size) : size;
   }
 
   /** The DrillBuf under a buffer this source handed out, or null for any other buffer. */

@@ -11,4 +11,13 @@ import io.netty.buffer.ByteBuf;
 public interface BufferSource {
   /** A direct buffer with at least {@code capacity} bytes, writer and reader index at 0. */
   ByteBuf buffer(int capacity);
+
+  /**
+   * The bytes a buffer of {@code capacity} bytes takes from this source: more than {@code capacity}
+   * where the source rounds sizes up (Drill's allocator rounds every buffer under 16 MiB up to a
+   * power of two), so that a reader can choose sizes that waste little.
+   */
+  default long cost(int capacity) {
+    return capacity;
+  }
 }

@@ -1,12 +1,16 @@
 package io.turboparquet.io;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import java.io.IOException;
+import java.util.List;
 
 /**
- * A column chunk whose bytes were (or are being) read ahead into memory: waits once for the read
- * to finish, then serves page headers and retained slices (no copy) from it. The chunk's bytes are
- * all there is: a page that runs past them fails, as it does in every other read mode.
+ * A column chunk whose bytes were (or are being) read ahead into memory, in one or more pieces
+ * (the buffers of the reads that hold it): waits once for the reads to finish, then serves page
+ * headers and retained slices (no copy) from them. A page that spans two pieces is copied into a
+ * buffer of its own. The chunk's bytes are all there is: a page that runs past them fails, as it
+ * does in every other read mode.
  */
 public final class FetchedChunkInput extends ChunkInput {
   /** Blocks until the fetched bytes are in memory; throws the read's error. */
@@ -20,7 +24,10 @@ public final class FetchedChunkInput extends ChunkInput {
   private final long chunkEnd;
   private final Ready ready;
   private final WaitListener waits;
-  private ByteBuf buffer; // file bytes [chunkStart, chunkEnd); released on close
+  private final BufferSource copies;
+  private final long[] pieceStarts; // file offset of each piece's first byte, ascending
+  private ByteBuf[] pieces; // file bytes [chunkStart, chunkEnd), in order; released on close
+  private int piece; // the piece holding the position, when it is in the chunk
   private boolean waited;
   private long position;
 
@@ -31,27 +38,35 @@ public final class FetchedChunkInput extends ChunkInput {
   }
 
   /**
-   * @param buffer the fetched bytes of the chunk, exactly {@code chunkLength} of them; this input
-   *     owns the reference and releases it on close
+   * @param pieces the fetched bytes of the chunk in file order, {@code chunkLength} of them in all;
+   *     this input owns the references and releases them on close
+   * @param copies where a page that spans two pieces is copied to
    */
-  public FetchedChunkInput(String file, ByteBuf buffer, long chunkStart, long chunkLength, Ready ready,
-      WaitListener waits) {
-    if (chunkStart < 0 || chunkLength != buffer.capacity()) {
-      throw new IllegalArgumentException("a chunk of " + chunkLength + " bytes at " + chunkStart + " in a buffer of "
-          + buffer.capacity());
+  public FetchedChunkInput(String file, List<ByteBuf> pieces, long chunkStart, long chunkLength,
+      BufferSource copies, Ready ready, WaitListener waits) {
+    long total = 0;
+    pieceStarts = new long[pieces.size()];
+    for (int i = 0; i < pieces.size(); i++) {
+      pieceStarts[i] = chunkStart + total;
+      total += pieces.get(i).capacity();
+    }
+    if (chunkStart < 0 || chunkLength != total) {
+      throw new IllegalArgumentException("a chunk of " + chunkLength + " bytes at " + chunkStart + " in pieces of "
+          + total);
     }
     this.where = ErrorContext.of(file);
-    this.buffer = buffer;
+    this.pieces = pieces.toArray(new ByteBuf[0]);
     this.chunkStart = chunkStart;
     this.chunkEnd = chunkStart + chunkLength;
     this.position = chunkStart;
+    this.copies = copies;
     this.ready = ready;
     this.waits = waits;
   }
 
   /** Bytes left in the chunk at the position, once they are in memory (0 when the position is past its end). */
   private int buffered() throws IOException {
-    if (buffer == null) {
+    if (pieces == null) {
       throw where.io("read after close");
     }
     if (!waited) {
@@ -63,8 +78,18 @@ public final class FetchedChunkInput extends ChunkInput {
     return available();
   }
 
+  /** Makes {@link #piece} the piece holding the position, which lies in the chunk. */
+  private void locate() {
+    if (position >= pieceStarts[piece] && position - pieceStarts[piece] < pieces[piece].capacity()) {
+      return;
+    }
+    int at = java.util.Arrays.binarySearch(pieceStarts, position);
+    piece = at >= 0 ? at : -at - 2;
+  }
+
+  /** The position's index in its piece; {@link #locate()} first. */
   private int index() {
-    return (int) (position - chunkStart);
+    return (int) (position - pieceStarts[piece]);
   }
 
   @Override
@@ -87,7 +112,8 @@ public final class FetchedChunkInput extends ChunkInput {
     if (buffered() == 0) {
       return -1;
     }
-    int b = buffer.getByte(index()) & 0xff;
+    locate();
+    int b = pieces[piece].getByte(index()) & 0xff;
     position++;
     return b;
   }
@@ -102,8 +128,13 @@ public final class FetchedChunkInput extends ChunkInput {
       return -1;
     }
     int n = Math.min(len, have);
-    buffer.getBytes(index(), b, off, n);
-    position += n;
+    for (int done = 0; done < n; ) {
+      locate();
+      int step = Math.min(n - done, pieces[piece].capacity() - index());
+      pieces[piece].getBytes(index(), b, off + done, step);
+      position += step;
+      done += step;
+    }
     return n;
   }
 
@@ -124,16 +155,33 @@ public final class FetchedChunkInput extends ChunkInput {
     if (buffered() < n) {
       throw ChunkInput.pastEnd(where, n, position, chunkEnd);
     }
-    ByteBuf slice = buffer.retainedSlice(index(), n);
-    position += n;
-    return slice;
+    if (n == 0) {
+      return Unpooled.EMPTY_BUFFER; // nothing to hold; releasing it is a no-op
+    }
+    locate();
+    if (pieces[piece].capacity() - index() >= n) {
+      ByteBuf slice = pieces[piece].retainedSlice(index(), n);
+      position += n;
+      return slice;
+    }
+    ByteBuf copy = copies.buffer(n);
+    for (int done = 0; done < n; ) {
+      locate();
+      int step = Math.min(n - done, pieces[piece].capacity() - index());
+      copy.writeBytes(pieces[piece], index(), step);
+      position += step;
+      done += step;
+    }
+    return copy;
   }
 
   @Override
   public void close() {
-    if (buffer != null) {
-      buffer.release();
-      buffer = null;
+    if (pieces != null) {
+      for (ByteBuf p : pieces) {
+        p.release();
+      }
+      pieces = null;
     }
   }
 }

@@ -9,20 +9,35 @@ import java.util.stream.IntStream;
 /**
  * Plans the reads of a row group's projected column chunks: chunks closer than a gap are merged into
  * one range up to a maximum size, and each range is read as parts of at most that size, so large
- * chunks are read in parallel too. Pure arithmetic; nothing here reads.
+ * chunks are read in parallel too, each part into a buffer of its own. Pure arithmetic; nothing here reads.
  */
 public final class ReadPlanner {
-  /** A range of the file read into one buffer, holding the chunks {@code members} (input indexes). */
+  /** A range of the file read at once, holding the chunks {@code members} (input indexes). */
   public record Range(long start, long end, int[] members) {
     public long length() {
       return end - start;
     }
 
-    /** The reads of this range: {@code [start, end)} cut into pieces of at most {@code maxPart} bytes. */
-    public List<long[]> parts(long maxPart) {
+    /**
+     * The reads of this range, each into a buffer of its own: {@code [start, end)} cut into pieces
+     * of at most {@code maxPart} bytes. Where a piece's buffer would cost more than a sixteenth of
+     * the range (or {@link #SLACK} bytes) above its size, as one from an allocator that rounds up to
+     * powers of two can, the piece is cut to the largest power of two below it.
+     */
+    public List<long[]> parts(long maxPart, BufferSource buffers) {
+      if (maxPart < 1 || maxPart > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("max part " + maxPart);
+      }
+      long slack = Math.max(length() / 16, SLACK);
       List<long[]> out = new ArrayList<>();
-      for (long at = start; at < end; at += maxPart) {
-        out.add(new long[] {at, Math.min(end, at + maxPart)});
+      long at = start;
+      while (at < end) {
+        long piece = Math.min(end - at, maxPart);
+        if (buffers.cost((int) piece) - piece > slack) {
+          piece = Long.highestOneBit(piece);
+        }
+        out.add(new long[] {at, at + piece});
+        at += piece;
       }
       return out;
     }
@@ -32,6 +47,9 @@ public final class ReadPlanner {
       return "[" + start + ", " + end + ") " + Arrays.toString(members);
     }
   }
+
+  /** Rounding waste a range's last piece may always carry: below it, more pieces cost more than they save. */
+  static final long SLACK = 16 << 10;
 
   private ReadPlanner() {}
 

@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.fs.FSDataInputStream;
 
 /**
- * One part of a {@link RowGroupFetch}: a positional read into a slice of its range's buffer, on a
- * stream of its own, or a part of the fetch's vectored read. Runs once, on whichever thread claims it.
+ * One part of a {@link RowGroupFetch}: a positional read into a buffer of its own, on a stream of
+ * its own, or a part of the fetch's vectored read. Runs once, on whichever thread claims it.
  */
 final class FetchPart implements Runnable {
   private static final int NEW = 0;
@@ -23,17 +23,16 @@ final class FetchPart implements Runnable {
   private final AtomicInteger state = new AtomicInteger(NEW);
   private final CountDownLatch done = new CountDownLatch(1);
   private final ByteBuf buffer;
-  private final int index;
   private final long start;
   private final int length;
   private volatile Throwable error;
   /** The buffer handed to a vectored read for this part (a view of ours), if it got one. */
   private volatile ByteBuffer target;
 
-  FetchPart(RowGroupFetch fetch, ByteBuf buffer, int index, long start, int length) {
+  /** @param buffer {@code length} bytes for the part's bytes, released by the fetch */
+  FetchPart(RowGroupFetch fetch, ByteBuf buffer, long start, int length) {
     this.fetch = fetch;
     this.buffer = buffer;
-    this.index = index;
     this.start = start;
     this.length = length;
   }
@@ -46,9 +45,14 @@ final class FetchPart implements Runnable {
     return length;
   }
 
-  /** A view of this part's slice of its range's buffer, for a vectored read to fill in place. */
+  /** The part's bytes, once {@link #await()} has returned and {@link #check} has passed. */
+  ByteBuf buffer() {
+    return buffer;
+  }
+
+  /** A view of this part's buffer, for a vectored read to fill in place. */
   ByteBuffer view() {
-    ByteBuffer view = buffer.nioBuffer(index, length);
+    ByteBuffer view = buffer.nioBuffer(0, length);
     target = view;
     return view;
   }
@@ -63,7 +67,7 @@ final class FetchPart implements Runnable {
       ScanContext context = fetch.context();
       try (FSDataInputStream in = FileOpener.open(context.fileSystem(), fetch.path(), fetch.meta().fileLength(),
           context.options().io().readAheadHint(), start, length)) {
-        RangeReads.forStream(in).readFully(start, buffer, index, length);
+        RangeReads.forStream(in).readFully(start, buffer, 0, length);
         context.metrics().addStoreReads(StoreReads.of(in));
       }
       context.metrics().addDiskRead(System.nanoTime() - t0, length, 1);
@@ -88,7 +92,7 @@ final class FetchPart implements Runnable {
         error = new IOException("vectored read returned " + data.remaining() + " bytes, wanted " + length);
       } else {
         if (data != target) {
-          buffer.setBytes(index, data.duplicate());
+          buffer.setBytes(0, data.duplicate());
           fetch.releaseExtra(data);
         }
         fetch.context().metrics().addDiskRead(System.nanoTime() - startNanos, length, 1);

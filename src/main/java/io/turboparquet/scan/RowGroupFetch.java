@@ -31,7 +31,7 @@ import org.apache.hadoop.fs.StreamCapabilities;
  * issued at once as one Hadoop vectored read where the file system's stream supports it, else as
  * parallel positional reads on the scan pool (each part on a stream of its own, so storage that
  * limits each connection is read over several); on the calling thread when the scan is
- * synchronous. A column's {@link #input(int)} waits only for the range holding its chunk.
+ * synchronous. A column's {@link #input(int)} waits only for the reads holding its chunk.
  * Nothing outside the projected chunks is read, except gaps of at most
  * {@link ScanOptions.Io#coalesceGap()} bytes between them. With a {@link PageSelection}, only its
  * segments of each chunk are read (page-index skipping).
@@ -49,13 +49,12 @@ final class RowGroupFetch implements AutoCloseable {
   private final long[] segEnds;
   private final int[] firstSegment; // projection index -> its first segment; n -> segment count
   private final int[] rangeOf; // segment index -> range index
-  private final long[] rangeStarts;
-  private final List<ByteBuf> buffers = new ArrayList<>();
+  /** The reads of each range, each into a buffer of its own (see {@link ReadPlanner.Range#parts}). */
   private final List<List<FetchPart>> parts = new ArrayList<>();
   private final long bytes;
   private FSDataInputStream vectoredStream;
   /**
-   * Buffers of our own a vectored read was given instead of views of the ranges' buffers, by the
+   * Buffers of our own a vectored read was given instead of views of the parts' buffers, by the
    * buffer handed out; each released once its bytes are copied into place, the rest on close.
    */
   private final Map<ByteBuffer, ByteBuf> vectoredExtra = new IdentityHashMap<>();
@@ -117,20 +116,18 @@ final class RowGroupFetch implements AutoCloseable {
     ScanOptions options = context.options();
     List<ReadPlanner.Range> plan = ReadPlanner.coalesce(segS, segE, options.io().coalesceGap(),
         options.io().coalesceMaxSize());
-    rangeStarts = plan.stream().mapToLong(ReadPlanner.Range::start).toArray();
     try {
       for (int r = 0; r < plan.size(); r++) {
         ReadPlanner.Range range = plan.get(r);
         for (int m : range.members()) {
           rangeOf[m] = r;
         }
-        ByteBuf buffer = context.buffers().buffer((int) range.length());
-        buffers.add(buffer);
         List<FetchPart> rangeParts = new ArrayList<>();
-        for (long[] p : range.parts(options.io().coalesceMaxSize())) {
-          rangeParts.add(new FetchPart(this, buffer, (int) (p[0] - range.start()), p[0], (int) (p[1] - p[0])));
-        }
         parts.add(rangeParts);
+        for (long[] p : range.parts(options.io().coalesceMaxSize(), context.buffers())) {
+          int length = (int) (p[1] - p[0]);
+          rangeParts.add(new FetchPart(this, context.buffers().buffer(length), p[0], length));
+        }
       }
     } catch (RuntimeException e) {
       close();
@@ -167,7 +164,7 @@ final class RowGroupFetch implements AutoCloseable {
 
   private void issue() {
     boolean async = context.options().io().asyncPageReads() && context.scanPool() != null;
-    context.metrics().addCoalescedRanges(buffers.size());
+    context.metrics().addCoalescedRanges(parts.size());
     if (async && issueVectored()) {
       return;
     }
@@ -328,13 +325,24 @@ final class RowGroupFetch implements AutoCloseable {
   }
 
   private ChunkInput input(int i, int segment, long start, long length) {
-    int r = rangeOf[segment];
-    ByteBuf range = buffers.get(r);
-    int at = (int) (start - rangeStarts[r]);
-    ByteBuf slice = range.retainedSlice(at, (int) length); // the chunk's bytes and no others
-    List<FetchPart> rangeParts = parts.get(r);
+    List<FetchPart> rangeParts = new ArrayList<>(); // the reads holding the chunk's bytes
+    List<ByteBuf> pieces = new ArrayList<>();
+    long end = start + length;
+    try {
+      for (FetchPart p : parts.get(rangeOf[segment])) {
+        long from = Math.max(start, p.start());
+        long to = Math.min(end, p.start() + p.length());
+        if (from < to) {
+          rangeParts.add(p);
+          pieces.add(p.buffer().retainedSlice((int) (from - p.start()), (int) (to - from)));
+        }
+      }
+    } catch (RuntimeException e) {
+      pieces.forEach(ByteBuf::release);
+      throw e;
+    }
     ColumnDescriptor column = projection.get(i);
-    return new FetchedChunkInput(meta.file(), slice, start, length, () -> {
+    return new FetchedChunkInput(meta.file(), pieces, start, length, context.buffers(), () -> {
       for (FetchPart p : rangeParts) {
         p.await();
         p.check(column);
@@ -363,10 +371,11 @@ final class RowGroupFetch implements AutoCloseable {
         }
       }
     }
-    for (ByteBuf b : buffers) {
-      b.release();
+    for (List<FetchPart> rangeParts : parts) {
+      for (FetchPart p : rangeParts) {
+        p.buffer().release();
+      }
     }
-    buffers.clear();
     synchronized (vectoredExtra) {
       vectoredExtra.values().forEach(ByteBuf::release);
       vectoredExtra.clear();

@@ -10,6 +10,7 @@ import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterReader;
 import io.turboparquet.format.RowGroupMeta;
+import io.turboparquet.io.BufferSource;
 import io.turboparquet.io.TrackingBufferSource;
 import io.turboparquet.storage.SlowFileSystem;
 import io.turboparquet.storage.StorageCounters;
@@ -103,7 +104,7 @@ class CoalescedReadsTest {
     fs.close();
   }
 
-  private static ScanContext context(ScanOptions options, TrackingBufferSource buffers, ScanMetrics metrics) {
+  private static ScanContext context(ScanOptions options, BufferSource buffers, ScanMetrics metrics) {
     return new ScanContext(fs, options, buffers, scanPool, decodePool, metrics);
   }
 
@@ -169,6 +170,50 @@ class CoalescedReadsTest {
         }
       }
     }
+  }
+
+  /**
+   * Under an allocator that rounds buffers up to powers of two (Drill's), a range is read in
+   * power-of-two pieces, its pages spanning them: the same values, every buffer back, and the
+   * reads' buffers waste a fraction of what one buffer per range wastes.
+   */
+  @Test
+  void piecesForARoundingAllocatorGiveTheOraclesDigest() throws IOException {
+    List<String> expected = OracleDigest.digest(file, null);
+    TrackingBufferSource tracking = new TrackingBufferSource();
+    BufferSource rounding = new BufferSource() {
+      @Override
+      public io.netty.buffer.ByteBuf buffer(int capacity) {
+        return tracking.buffer(capacity);
+      }
+
+      @Override
+      public long cost(int capacity) {
+        return roundedUp(capacity);
+      }
+    };
+    for (boolean async : new boolean[] {false, true}) {
+      ScanOptions options = ScanOptions.builder().asyncPageReads(async).parallelDecode(async).batchSize(3000)
+          .coalesceMaxSize(256 * 1024).build();
+      fs.counters().reset();
+      assertEquals(expected, Digester.digest(context(options, tracking, new ScanMetrics()), path, null), "exact");
+      long wholeRangesWaste = roundingWaste(counters().reads());
+      fs.counters().reset();
+      assertEquals(expected, Digester.digest(context(options, rounding, new ScanMetrics()), path, null), "async " + async);
+      long piecesWaste = roundingWaste(counters().reads());
+      assertEquals(0, tracking.outstanding(), "async " + async);
+      assertTrue(piecesWaste * 4 < wholeRangesWaste, "pieces waste " + piecesWaste + ", whole ranges " + wholeRangesWaste);
+    }
+  }
+
+  private static long roundedUp(int capacity) {
+    int size = Math.max(1, capacity);
+    return Integer.highestOneBit(size) == size ? size : Integer.highestOneBit(size) << 1;
+  }
+
+  /** What rounding each read's buffer up to a power of two would waste (the footer's read included, in both). */
+  private static long roundingWaste(List<StorageCounters.Read> reads) {
+    return reads.stream().mapToLong(r -> roundedUp((int) r.length()) - r.length()).sum();
   }
 
   @Test
