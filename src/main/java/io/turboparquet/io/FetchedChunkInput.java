@@ -3,6 +3,7 @@ package io.turboparquet.io;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -83,7 +84,7 @@ public final class FetchedChunkInput extends ChunkInput {
     if (position >= pieceStarts[piece] && position - pieceStarts[piece] < pieces[piece].capacity()) {
       return;
     }
-    int at = java.util.Arrays.binarySearch(pieceStarts, position);
+    int at = Arrays.binarySearch(pieceStarts, position);
     piece = at >= 0 ? at : -at - 2;
   }
 

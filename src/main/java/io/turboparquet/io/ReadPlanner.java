@@ -9,7 +9,8 @@ import java.util.stream.IntStream;
 /**
  * Plans the reads of a row group's projected column chunks: chunks closer than a gap are merged into
  * one range up to a maximum size, and each range is read as parts of at most that size, so large
- * chunks are read in parallel too, each part into a buffer of its own. Pure arithmetic; nothing here reads.
+ * chunks are read in parallel too, each part into a buffer of its own. Pure arithmetic; nothing
+ * here reads.
  */
 public final class ReadPlanner {
   /** A range of the file read at once, holding the chunks {@code members} (input indexes). */
@@ -48,7 +49,7 @@ public final class ReadPlanner {
     }
   }
 
-  /** Rounding waste a range's last piece may always carry: below it, more pieces cost more than they save. */
+  /** Rounding waste a range may always carry: below it, more reads would cost more than they save. */
   static final long SLACK = 16 << 10;
 
   private ReadPlanner() {}
