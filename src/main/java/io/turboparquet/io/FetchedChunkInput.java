@@ -39,8 +39,9 @@ public final class FetchedChunkInput extends ChunkInput {
   }
 
   /**
-   * @param pieces the fetched bytes of the chunk in file order, {@code chunkLength} of them in all;
-   *     this input owns the references and releases them on close
+   * @param pieces the fetched bytes of the chunk in file order, none empty, {@code chunkLength} of
+   *     them in all; this input owns the references and releases them on close (the caller, if
+   *     this constructor throws)
    * @param copies where a page that spans two pieces is copied to
    */
   public FetchedChunkInput(String file, List<ByteBuf> pieces, long chunkStart, long chunkLength,
@@ -48,6 +49,9 @@ public final class FetchedChunkInput extends ChunkInput {
     long total = 0;
     pieceStarts = new long[pieces.size()];
     for (int i = 0; i < pieces.size(); i++) {
+      if (pieces.get(i).capacity() == 0) {
+        throw new IllegalArgumentException("an empty piece of a chunk at " + chunkStart);
+      }
       pieceStarts[i] = chunkStart + total;
       total += pieces.get(i).capacity();
     }

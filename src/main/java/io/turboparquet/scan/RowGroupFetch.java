@@ -19,7 +19,6 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.IntFunction;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileRange;
@@ -220,23 +219,11 @@ final class RowGroupFetch implements AutoCloseable {
       return false;
     }
     vectoredStream = in;
-    ArrayDeque<FetchPart> order = new ArrayDeque<>(all);
-    Thread issuer = Thread.currentThread();
-    AtomicBoolean issuing = new AtomicBoolean(true);
-    // The allocator is told a length only, not which range it is for. Asked on this thread while
-    // readVectored runs, it is asked for the ranges in offset order (the local file system, S3A's
-    // reads of far-apart ranges), so the parts get views of our buffers and their bytes land in
-    // place. Asked anywhere else (S3A's merged reads, from its pool threads in any order), a view
-    // handed out by length could take another part's bytes: those get buffers of their own and a copy.
+    Views views = new Views(all);
     IntFunction<ByteBuffer> allocate = length -> {
-      if (Thread.currentThread() == issuer && issuing.get()) {
-        synchronized (order) {
-          FetchPart p = order.peek();
-          if (p != null && p.length() == length) {
-            order.poll();
-            return p.view();
-          }
-        }
+      ByteBuffer view = views.next(length);
+      if (view != null) {
+        return view;
       }
       ByteBuf extra = context.buffers().buffer(length);
       ByteBuffer buffer = extra.nioBuffer(0, length);
@@ -259,13 +246,51 @@ final class RowGroupFetch implements AutoCloseable {
       }
       return true;
     } finally {
-      issuing.set(false);
+      views.end();
     }
     for (FileRange r : ranges) {
       FetchPart p = (FetchPart) r.getReference();
       r.getData().whenComplete((data, failure) -> p.vectoredDone(data, failure, t0));
     }
     return true;
+  }
+
+  /**
+   * Which of a vectored read's buffer requests get views of the parts' own buffers, so that their
+   * bytes land in place. The allocator is told a length only, not which range it is for. A stream
+   * that reads range by range asks on the calling thread, in offset order, for each range's exact
+   * length (the raw local file system, S3A's reads of far-apart ranges): those requests get the
+   * parts' views. Any other request (a checksummed local file asks first for its checksums, then
+   * for merged ranges rounded to 512 bytes; S3A merges near ranges on its pool threads) could take
+   * another part's view by its length alone, so from the first one on every request gets a buffer
+   * of its own and its bytes are copied.
+   */
+  static final class Views {
+    private final ArrayDeque<FetchPart> order;
+    private final Thread issuer = Thread.currentThread();
+    private boolean inOrder = true;
+
+    Views(List<FetchPart> partsInOffsetOrder) {
+      order = new ArrayDeque<>(partsInOffsetOrder);
+    }
+
+    /** The next part's view when this request is for it, else null. */
+    synchronized ByteBuffer next(int length) {
+      if (inOrder && Thread.currentThread() == issuer) {
+        FetchPart p = order.peek();
+        if (p != null && p.length() == length) {
+          order.poll();
+          return p.view();
+        }
+      }
+      inOrder = false;
+      return null;
+    }
+
+    /** The read call has returned: later requests, from any thread, get buffers of their own. */
+    synchronized void end() {
+      inOrder = false;
+    }
   }
 
   /** Releases the buffer of our own behind {@code data}, whose bytes are now in place. */
@@ -342,12 +367,17 @@ final class RowGroupFetch implements AutoCloseable {
       throw e;
     }
     ColumnDescriptor column = projection.get(i);
-    return new FetchedChunkInput(meta.file(), pieces, start, length, context.buffers(), () -> {
-      for (FetchPart p : rangeParts) {
-        p.await();
-        p.check(column);
-      }
-    }, context.metrics()::addFetchWait);
+    try {
+      return new FetchedChunkInput(meta.file(), pieces, start, length, context.buffers(), () -> {
+        for (FetchPart p : rangeParts) {
+          p.await();
+          p.check(column);
+        }
+      }, context.metrics()::addFetchWait);
+    } catch (RuntimeException e) {
+      pieces.forEach(ByteBuf::release);
+      throw e;
+    }
   }
 
   /** Stops reads that have not started, waits for running ones, and drops this fetch's buffers. */

@@ -105,5 +105,10 @@ class FetchedChunkInputTest {
     }
     assertThrows(IllegalArgumentException.class,
         () -> new FetchedChunkInput("f", List.of(), START, 1, source, () -> { }, nanos -> { }));
+    ByteBuf empty = source.buffer(0).capacity(0);
+    assertThrows(IllegalArgumentException.class,
+        () -> new FetchedChunkInput("f", List.of(empty), START, 0, source, () -> { }, nanos -> { }),
+        "an empty piece");
+    empty.release();
   }
 }

@@ -204,6 +204,14 @@ class CoalescedReadsTest {
       assertEquals(0, tracking.outstanding(), "async " + async);
       assertTrue(piecesWaste * 4 < wholeRangesWaste, "pieces waste " + piecesWaste + ", whole ranges " + wholeRangesWaste);
     }
+    // The local file system checks the file against its .crc sidecar: one vectored read whose
+    // buffer requests are not the parts' (checksums first, then ranges rounded to 512 bytes).
+    assertTrue(Files.exists(file.resolveSibling("." + file.getFileName() + ".crc")), "the writer left a .crc");
+    FileSystem local = FileSystem.getLocal(new Configuration());
+    ScanOptions options = ScanOptions.builder().batchSize(3000).coalesceMaxSize(256 * 1024).build();
+    ScanContext checked = new ScanContext(local, options, rounding, scanPool, decodePool, new ScanMetrics());
+    assertEquals(expected, Digester.digest(checked, new Path(file.toUri()), null), "checksummed local reads");
+    assertEquals(0, tracking.outstanding(), "checksummed local reads");
   }
 
   private static long roundedUp(int capacity) {
