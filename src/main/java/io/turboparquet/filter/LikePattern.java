@@ -1,6 +1,8 @@
 package io.turboparquet.filter;
 
-import java.nio.ByteBuffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +13,8 @@ import java.util.List;
  * the last at the end unless a wildcard stands there. Bytes suffice because UTF-8 is
  * self-synchronizing: a piece found in the bytes is found at a character boundary, so this is
  * the character-wise match. {@code _} needs characters counted and is not taken
- * ({@link Predicate.Like}).
+ * ({@link Predicate.Like}). A middle piece is searched eight starts at a time: a start is checked
+ * whole only where the value holds the piece's first and last bytes at the right distance.
  */
 public final class LikePattern {
   private final String pattern;
@@ -48,7 +51,7 @@ public final class LikePattern {
   }
 
   /** Whether the value in {@code data[start, start + length)} matches. */
-  public boolean matches(ByteBuffer data, int start, int length) {
+  public boolean matches(byte[] data, int start, int length) {
     if (!wild) {
       return length == head.length && at(data, start, head);
     }
@@ -68,24 +71,54 @@ public final class LikePattern {
     return true;
   }
 
-  private static boolean at(ByteBuffer data, int start, byte[] piece) {
+  private static boolean at(byte[] data, int start, byte[] piece) {
     for (int i = 0; i < piece.length; i++) {
-      if (data.get(start + i) != piece[i]) {
+      if (data[start + i] != piece[i]) {
         return false;
       }
     }
     return true;
   }
 
+  private static final long ONES = 0x0101_0101_0101_0101L;
+  private static final long HIGHS = 0x8080_8080_8080_8080L;
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
   /** The first place in {@code [from, end)} where {@code piece} starts and fits, or -1. */
-  private static int find(ByteBuffer data, int from, int end, byte[] piece) {
-    byte first = piece[0];
-    for (int i = from, last = end - piece.length; i <= last; i++) {
-      if (data.get(i) == first && at(data, i, piece)) {
-        return i;
+  private static int find(byte[] data, int from, int end, byte[] piece) {
+    int k = piece.length;
+    int last = end - k; // the last start at which the piece fits
+    long firsts = (piece[0] & 0xFFL) * ONES;
+    long lasts = (piece[k - 1] & 0xFFL) * ONES;
+    if (last - from < 7) { // fewer than eight starts
+      for (int i = from; i <= last; i++) {
+        if (data[i] == piece[0] && at(data, i, piece)) {
+          return i;
+        }
+      }
+      return -1;
+    }
+    // Eight starts at a time; the last eight end at the last start (again over some starts, none a match).
+    for (int i = from; ; i = Math.min(i + 8, last - 7)) {
+      long a = (long) LONGS.get(data, i);
+      long b = (long) LONGS.get(data, i + k - 1);
+      // A high bit per start whose first and last bytes may match: every true one is set (and
+      // some false ones, above a true one), so each is checked in order.
+      for (long m = zeroBytes(a ^ firsts) & zeroBytes(b ^ lasts); m != 0; m &= m - 1) {
+        int at = i + (Long.numberOfTrailingZeros(m) >>> 3);
+        if (at(data, at, piece)) {
+          return at;
+        }
+      }
+      if (i == last - 7) {
+        return -1;
       }
     }
-    return -1;
+  }
+
+  /** The high bit of every byte of {@code x} that is zero, and maybe of some bytes above one that is. */
+  private static long zeroBytes(long x) {
+    return (x - ONES) & ~x & HIGHS;
   }
 
   @Override

@@ -225,11 +225,18 @@ final class BatchFilter {
     }
   }
 
-  /** LIKE, or NOT LIKE, on a BYTE_ARRAY column's bytes: a null never matches either. */
+  /**
+   * LIKE, or NOT LIKE, on a BYTE_ARRAY column's bytes: a null never matches either. The values are
+   * copied to the heap a run at a time, where the pattern's search reads them a word at a time.
+   */
   private static final class LikeTest extends Test {
+    /** Bytes of values copied at once (a longer value is copied alone, into an array of its own). */
+    private static final int RUN_BYTES = 1 << 16;
+
     private final int column;
     private final LikePattern pattern;
     private final boolean negated;
+    private final byte[] run = new byte[RUN_BYTES];
 
     LikeTest(int column, LikePattern pattern, boolean negated) {
       this.column = column;
@@ -241,13 +248,23 @@ final class BatchFilter {
     void judge(ColumnBatch[] columns, int from, int to, boolean[] out) {
       ColumnBatch batch = columns[column];
       ByteBuffer offsets = view(batch.values().offsets(), 4 * (to + 1));
-      ByteBuffer data = view(batch.values().values(), offsets.getInt(4 * to));
+      ByteBuf data = batch.values().values();
       ByteBuf validity = batch.validity();
       ByteBuffer defined = validity == null ? null : view(validity, to);
-      for (int r = from; r < to; r++) {
-        int start = offsets.getInt(r << 2);
-        out[r - from] = (defined == null || defined.get(r) != 0)
-            && pattern.matches(data, start, offsets.getInt((r + 1) << 2) - start) != negated;
+      for (int r = from; r < to; ) {
+        int base = offsets.getInt(r << 2);
+        int end = r + 1; // rows [r, end) are copied: at least one, then as many as fit
+        while (end < to && offsets.getInt((end + 1) << 2) - base <= RUN_BYTES) {
+          end++;
+        }
+        int length = offsets.getInt(end << 2) - base;
+        byte[] bytes = length <= RUN_BYTES ? run : new byte[length];
+        data.getBytes(base, bytes, 0, length);
+        for (; r < end; r++) {
+          int start = offsets.getInt(r << 2) - base;
+          out[r - from] = (defined == null || defined.get(r) != 0)
+              && pattern.matches(bytes, start, offsets.getInt((r + 1) << 2) - base - start) != negated;
+        }
       }
     }
   }

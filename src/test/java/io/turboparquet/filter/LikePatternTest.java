@@ -3,7 +3,6 @@ package io.turboparquet.filter;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -29,11 +28,36 @@ class LikePatternTest {
       String pattern = random(r, r.nextInt(5), true);
       boolean expected = regex(pattern).matcher(value).matches();
       byte[] bytes = ("~~" + value).getBytes(StandardCharsets.UTF_8); // at an offset inside a buffer
-      assertEquals(expected, new LikePattern(pattern).matches(ByteBuffer.wrap(bytes), 2, bytes.length - 2),
+      assertEquals(expected, new LikePattern(pattern).matches(bytes, 2, bytes.length - 2),
           "'" + value + "' LIKE '" + pattern + "'");
       matched += expected ? 1 : 0;
     }
     assertEquals(true, matched > 1_000 && matched < 19_000, "matches: " + matched);
+  }
+
+  /**
+   * Values long enough for the search eight starts at a time (and its byte-wise end), with the
+   * pattern's pieces placed at random points (around the word edges too).
+   */
+  @Test
+  void longValuesMatchAsCharactersDoInEitherByteOrder() {
+    SplittableRandom r = new SplittableRandom(36);
+    int matched = 0;
+    for (int i = 0; i < 20_000; i++) {
+      String value = random(r, r.nextInt(40), false);
+      if (r.nextInt(3) == 0) { // the pattern's pieces placed at a random point
+        int at = r.nextInt(value.length() + 1);
+        value = value.substring(0, at) + (r.nextBoolean() ? "google" : "gogle") + value.substring(at);
+      }
+      String pattern = r.nextInt(4) == 0 ? random(r, 1 + r.nextInt(6), true)
+          : "%" + PIECES[r.nextInt(PIECES.length)] + (r.nextBoolean() ? "gle" : "%" + "oo") + "%";
+      boolean expected = regex(pattern).matcher(value).matches();
+      byte[] bytes = ("~~~" + value + "~~~~~~~~~").getBytes(StandardCharsets.UTF_8);
+      int length = value.getBytes(StandardCharsets.UTF_8).length;
+      assertEquals(expected, new LikePattern(pattern).matches(bytes, 3, length), "'" + value + "' LIKE '" + pattern + "'");
+      matched += expected ? 1 : 0;
+    }
+    assertEquals(true, matched > 2_000 && matched < 18_000, "matches: " + matched);
   }
 
   @Test

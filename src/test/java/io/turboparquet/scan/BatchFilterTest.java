@@ -205,6 +205,67 @@ class BatchFilterTest {
   }
 
   /**
+   * LIKE over values from empty to past the run of bytes copied at once (64 KiB): every row's
+   * judgement, through {@code select}, equals Java's search of the value's characters.
+   */
+  @Test
+  void likeJudgesLongValuesAcrossCopiedRuns() {
+    ColumnDescriptor str = new ColumnDescriptor(1, List.of("s"), PhysicalType.BYTE_ARRAY, 0, Repetition.OPTIONAL, 1, 0,
+        "STRING");
+    Schema schema = new Schema(null, List.of(I64, str));
+    SplittableRandom random = new SplittableRandom(34);
+    int rows = 3 * BatchFilter.BLOCK + 17;
+    String[] strings = new String[rows];
+    for (int r = 0; r < rows; r++) {
+      int length = random.nextInt(5) == 0 ? random.nextInt(70_000, 140_000) : random.nextInt(300);
+      StringBuilder b = new StringBuilder();
+      while (b.length() < length) {
+        b.append(random.nextInt(500) == 0 ? "google" : random.nextBoolean() ? "go\u00e9" : "ogle.x");
+      }
+      strings[r] = random.nextInt(9) == 0 ? null : b.toString();
+    }
+    TrackingBufferSource source = new TrackingBufferSource();
+    try (ValueSink i = new ValueSink(source, 8); ValueSink s = new ValueSink(source, ValueSink.VARIABLE)) {
+      i.reserve(rows);
+      i.advance(rows);
+      ByteBuf valid = source.buffer(rows);
+      for (int r = 0; r < rows; r++) {
+        valid.setByte(r, strings[r] == null ? 0 : 1);
+        byte[] bytes = strings[r] == null ? new byte[0] : strings[r].getBytes(StandardCharsets.UTF_8);
+        s.appendBinary(bytes, 0, bytes.length);
+      }
+      ColumnBatch[] columns = {new ColumnBatch(I64, i), new ColumnBatch(str, s)};
+      int defined = (int) Arrays.stream(strings).filter(v -> v != null).count();
+      columns[0].set(rows, rows, rows, null, null, null);
+      columns[1].set(rows, rows, defined, valid, null, null);
+      for (String pattern : List.of("%google%", "%gle.x", "go%", "%oogl%e.%")) {
+        for (boolean negated : new boolean[] {false, true}) {
+          String like = "s " + (negated ? "NOT " : "") + "LIKE '" + pattern + "'";
+          java.util.regex.Pattern regex = java.util.regex.Pattern.compile(
+              pattern.replace(".", "\\.").replace("%", ".*"), java.util.regex.Pattern.DOTALL);
+          BatchFilter filter = BatchFilter.of(Filter.bind(Predicate.parse(like), schema), List.of(I64, str));
+          RowSelection selection = new RowSelection();
+          filter.select(columns, rows, selection);
+          List<Integer> expected = new ArrayList<>();
+          for (int r = 0; r < rows; r++) {
+            if (strings[r] != null && regex.matcher(strings[r]).matches() != negated) {
+              expected.add(r);
+            }
+          }
+          assertEquals(true, expected.size() > 50 && expected.size() < rows - 50, like + ": " + expected.size());
+          List<Integer> kept = new ArrayList<>();
+          for (int k = 0; k < selection.selected(); k++) {
+            kept.add(selection.rowAt(k));
+          }
+          assertEquals(expected, kept, like);
+        }
+      }
+      valid.release();
+    }
+    assertEquals(0, source.outstanding());
+  }
+
+  /**
    * Literals whose exponent puts them far beyond every stored value, or far below one unit of the
    * grid, are judged like any literal beyond the longs or between two integers (building the filter
    * used to throw ArithmeticException, failing the scan).
