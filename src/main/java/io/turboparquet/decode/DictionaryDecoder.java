@@ -70,6 +70,7 @@ final class DictionaryDecoder implements ValuesDecoder {
       } catch (IndexOutOfBoundsException e) {
         throw badIndex(k, e);
       }
+      sink.addIds(scratch, k, dictionary); // in range: every gather indexed the dictionary with them
       done += k;
     }
     left -= n;

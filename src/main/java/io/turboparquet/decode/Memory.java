@@ -25,7 +25,8 @@ import io.netty.util.internal.PlatformDependent;
  *       past a value only when the section's end is 48 bytes away.
  *   <li>{@code BitUnpacker}'s in-place unpacking reads groups whose bytes the run header proved
  *       to lie in the section, and 8 bytes past them only where the buffer has them.
- *   <li>{@code ValueSink.appendBinary} checks the source range itself.
+ *   <li>{@code ValueSink.appendBinary} checks the source range itself; {@code ValueSink.addIds}
+ *       writes ids below the capacity {@code idRoom} made for them.
  *   <li>{@code ValueSink.keepSlots} moves slots below the position, {@code keepBytes} bytes
  *       below the buffer's capacity: both check every slot first.
  * </ul>

@@ -39,6 +39,16 @@ public final class ValueSink implements AutoCloseable {
   private long offsetsCapacity;
   private int position;
   private int dataLength;
+  /**
+   * Dictionary ids of slots {@code [0, idCount)}, int32 little-endian, when kept
+   * ({@link #keepDictionaryIds}): a filter judges each dictionary entry once and then each row by
+   * its id. Only dictionary reads and empty slots add ids; any other write leaves the count behind
+   * the position, and then none are valid.
+   */
+  private boolean keepIds;
+  private ByteBuf ids;
+  private int idCount;
+  private Dictionary idDictionary;
 
   public ValueSink(BufferSource source, int width) {
     if (width <= 0 && width != VARIABLE) {
@@ -61,9 +71,58 @@ public final class ValueSink implements AutoCloseable {
   public void reset() {
     position = 0;
     dataLength = 0;
+    idCount = 0;
+    idDictionary = null;
     if (width == VARIABLE) {
       ensureOffsets(1);
       offsets.setIntLE(0, 0);
+    }
+  }
+
+  /** Keeps the dictionary id of every value read from a dictionary from now on ({@link #idDictionary}). */
+  public void keepDictionaryIds() {
+    keepIds = true;
+  }
+
+  /**
+   * The dictionary every slot's value was read from, when ids are kept and every slot has one
+   * ({@link #ids()}; an empty slot's is 0), else null: values read otherwise (a page that is not
+   * dictionary-encoded, rows carried over, slots moved) have none.
+   */
+  public Dictionary idDictionary() {
+    return keepIds && idCount == position ? idDictionary : null;
+  }
+
+  /** The ids of the slots (int32 little-endian), while {@link #idDictionary()} is not null. */
+  public ByteBuf ids() {
+    return ids;
+  }
+
+  /** Records the ids of the {@code k} values just written from {@code dictionary}. */
+  void addIds(int[] from, int k, Dictionary dictionary) {
+    if (keepIds && idCount == position - k && (idDictionary == null || idDictionary == dictionary)) {
+      idRoom(k);
+      long at = Memory.address(ids);
+      if (at != 0) {
+        at += (long) idCount << 2;
+        for (int i = 0; i < k; i++) {
+          Memory.putInt(at + ((long) i << 2), from[i]);
+        }
+      } else {
+        for (int i = 0; i < k; i++) {
+          ids.setIntLE((idCount + i) << 2, from[i]);
+        }
+      }
+      idCount += k;
+      idDictionary = dictionary;
+    }
+  }
+
+  /** Room for {@code k} more ids (checked in long: the slots' own buffers bound their count). */
+  private void idRoom(int k) {
+    long needed = ((long) idCount + k) << 2;
+    if (ids == null || needed > ids.capacity()) {
+      ids = grow(ids, Math.max(needed, 4096), idCount << 2);
     }
   }
 
@@ -142,12 +201,18 @@ public final class ValueSink implements AutoCloseable {
   /** Fixed width: moves the position to slot {@code slot} (slots in between must be filled). */
   public void seek(int slot) {
     position = slot;
+    idCount = Math.min(idCount, slot);
   }
 
   /** Writes {@code n} empty slots: zeroes (fixed width) or zero-length values (variable width). */
   public void fill(int n) {
     if (n <= 0) {
       return;
+    }
+    if (keepIds && idCount == position) {
+      idRoom(n);
+      ids.setZero(idCount << 2, n << 2);
+      idCount += n;
     }
     if (width == VARIABLE) {
       ensureOffsets(position + 1 + n);
@@ -307,6 +372,7 @@ public final class ValueSink implements AutoCloseable {
       dataLength = offsets.getIntLE(slot << 2);
     }
     position = slot;
+    idCount = Math.min(idCount, slot);
   }
 
   /**
@@ -315,6 +381,8 @@ public final class ValueSink implements AutoCloseable {
    */
   public void keepSlots(int[] slots, int n) {
     checkSlots(slots, n, position);
+    idCount = 0;
+    idDictionary = null;
     if (width == VARIABLE) {
       keepVariable(slots, n);
     } else if (valuesAddress == 0) {
@@ -453,6 +521,10 @@ public final class ValueSink implements AutoCloseable {
 
   @Override
   public void close() {
+    if (ids != null) {
+      ids.release();
+      ids = null;
+    }
     if (values != null) {
       values.release();
       values = null;

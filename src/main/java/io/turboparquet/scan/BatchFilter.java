@@ -1,6 +1,7 @@
 package io.turboparquet.scan;
 
 import io.netty.buffer.ByteBuf;
+import io.turboparquet.decode.Dictionary;
 import io.turboparquet.decode.HalfFloat;
 import io.turboparquet.decode.ValueSink;
 import io.turboparquet.filter.Filter;
@@ -26,7 +27,8 @@ import java.util.List;
  * the rows are compared with it in loops over primitives that follow that order. Rows are judged
  * in blocks of {@link #BLOCK}, each node of the filter in one loop over its column's buffer without
  * a branch on the values (a lookup judges every row of the row group); the search for the first
- * and last candidate stops at the block that holds it.
+ * and last candidate stops at the block that holds it. A column whose batch was read from one
+ * dictionary's ids is judged once per dictionary entry, and each row by a lookup of its id.
  */
 final class BatchFilter {
   /** Rows judged at once. */
@@ -226,34 +228,80 @@ final class BatchFilter {
   }
 
   /**
-   * LIKE, or NOT LIKE, on a BYTE_ARRAY column's bytes: a null never matches either. The values are
-   * copied to the heap a run at a time, where the pattern's search reads them a word at a time.
+   * A test of one column's values; a null never passes. When every value of the batch is an id
+   * into one dictionary ({@link ValueSink#idDictionary}), the test judges the dictionary's
+   * entries once and each row by its id; otherwise each row's value.
    */
-  private static final class LikeTest extends Test {
+  private abstract static class ValueTest extends Test {
+    private final int column;
+    /** The dictionary last judged, and its entries' judgements. */
+    private Dictionary judged;
+    private boolean[] entries;
+
+    ValueTest(int column) {
+      this.column = column;
+    }
+
+    /**
+     * Sets {@code out[i - from]}, for every value {@code i} in {@code [from, to)}, to whether it
+     * may match: values of {@code width} bytes in {@code data}, or, with {@code offsets} (int32
+     * little-endian, one more than the values), variable-width ones.
+     */
+    abstract void mark(ByteBuf data, ByteBuf offsets, int width, int from, int to, boolean[] out);
+
+    @Override
+    final void judge(ColumnBatch[] columns, int from, int to, boolean[] out) {
+      ColumnBatch batch = columns[column];
+      ValueSink values = batch.values();
+      Dictionary dictionary = values.idDictionary();
+      if (dictionary != null) {
+        if (dictionary != judged) {
+          entries = new boolean[dictionary.size()];
+          mark(dictionary.values(), dictionary.offsets(), dictionary.width(), 0, dictionary.size(), entries);
+          judged = dictionary;
+        }
+        boolean[] entries = this.entries;
+        ByteBuffer ids = view(values.ids(), 4 * to);
+        for (int r = from; r < to; r++) {
+          out[r - from] = entries[ids.getInt(r << 2)];
+        }
+      } else {
+        mark(values.values(), values.isVariableWidth() ? values.offsets() : null, values.width(), from, to, out);
+      }
+      ByteBuf validity = batch.validity();
+      if (validity != null) {
+        ByteBuffer defined = view(validity, to);
+        for (int r = from; r < to; r++) {
+          out[r - from] &= defined.get(r) != 0;
+        }
+      }
+    }
+  }
+
+  /**
+   * LIKE, or NOT LIKE, on a BYTE_ARRAY column's bytes. The values are copied to the heap a run at a
+   * time, where the pattern's search reads them a word at a time.
+   */
+  private static final class LikeTest extends ValueTest {
     /** Bytes of values copied at once (a longer value is copied alone, into an array of its own). */
     private static final int RUN_BYTES = 1 << 16;
 
-    private final int column;
     private final LikePattern pattern;
     private final boolean negated;
     private final byte[] run = new byte[RUN_BYTES];
 
     LikeTest(int column, LikePattern pattern, boolean negated) {
-      this.column = column;
+      super(column);
       this.pattern = pattern;
       this.negated = negated;
     }
 
     @Override
-    void judge(ColumnBatch[] columns, int from, int to, boolean[] out) {
-      ColumnBatch batch = columns[column];
-      ByteBuffer offsets = view(batch.values().offsets(), 4 * (to + 1));
-      ByteBuf data = batch.values().values();
-      ByteBuf validity = batch.validity();
-      ByteBuffer defined = validity == null ? null : view(validity, to);
+    void mark(ByteBuf data, ByteBuf offsetBuf, int width, int from, int to, boolean[] out) {
+      ByteBuffer offsets = view(offsetBuf, 4 * (to + 1));
       for (int r = from; r < to; ) {
         int base = offsets.getInt(r << 2);
-        int end = r + 1; // rows [r, end) are copied: at least one, then as many as fit
+        int end = r + 1; // values [r, end) are copied: at least one, then as many as fit
         while (end < to && offsets.getInt((end + 1) << 2) - base <= RUN_BYTES) {
           end++;
         }
@@ -262,39 +310,29 @@ final class BatchFilter {
         data.getBytes(base, bytes, 0, length);
         for (; r < end; r++) {
           int start = offsets.getInt(r << 2) - base;
-          out[r - from] = (defined == null || defined.get(r) != 0)
-              && pattern.matches(bytes, start, offsets.getInt((r + 1) << 2) - base - start) != negated;
+          out[r - from] = pattern.matches(bytes, start, offsets.getInt((r + 1) << 2) - base - start) != negated;
         }
       }
     }
   }
 
-  /** A comparison with one literal, or with any of an IN list's: a null never matches. */
-  private static final class Comparison extends Test {
-    private final int column;
+  /** A comparison with one literal, or with any of an IN list's. */
+  private static final class Comparison extends ValueTest {
     private final Value[] values;
     /** Whether the comparison holds when the row's value is below, equal to, above the literal. */
     private final boolean[] accept;
 
     Comparison(int column, Value[] values, boolean[] accept) {
-      this.column = column;
+      super(column);
       this.values = values;
       this.accept = accept;
     }
 
     @Override
-    void judge(ColumnBatch[] columns, int from, int to, boolean[] out) {
-      ColumnBatch batch = columns[column];
+    void mark(ByteBuf data, ByteBuf offsets, int width, int from, int to, boolean[] out) {
       Arrays.fill(out, 0, to - from, false);
       for (Value v : values) {
-        v.mark(batch.values(), from, to, accept, out);
-      }
-      ByteBuf validity = batch.validity();
-      if (validity != null) {
-        ByteBuffer defined = view(validity, to);
-        for (int r = from; r < to; r++) {
-          out[r - from] &= defined.get(r) != 0;
-        }
+        v.mark(data, offsets, width, from, to, accept, out);
       }
     }
   }
@@ -328,12 +366,13 @@ final class BatchFilter {
   /** A literal in the stored form of its column, compared with the rows' values. */
   private abstract static class Value {
     /**
-     * Sets {@code out[r - from]} for each row {@code r} in {@code [from, to)} whose value may
+     * Sets {@code out[r - from]} for each value {@code r} in {@code [from, to)} (laid out as
+     * {@link ValueTest#mark} says) whose value may
      * satisfy the comparison: its value below, equal to or above this literal with
      * {@code accept[0]}, {@code accept[1]} or {@code accept[2]} true, or a value that cannot be
      * judged (NaN). Leaves the other entries as they are.
      */
-    abstract void mark(ValueSink values, int from, int to, boolean[] accept, boolean[] out);
+    abstract void mark(ByteBuf data, ByteBuf offsets, int width, int from, int to, boolean[] accept, boolean[] out);
 
     /**
      * The row test of a literal in its stored form, or null when rows are not judged here: NaN
@@ -382,7 +421,7 @@ final class BatchFilter {
     }
 
     @Override
-    void mark(ValueSink values, int from, int to, boolean[] accept, boolean[] out) {
+    void mark(ByteBuf data, ByteBuf offsets, int valueWidth, int from, int to, boolean[] accept, boolean[] out) {
       if (outside != 0) {
         // Every value is above a literal below every long, and the other way round.
         if (accept[1 - outside]) {
@@ -395,7 +434,7 @@ final class BatchFilter {
       boolean above = accept[2];
       long f = floor;
       long flip = this.flip;
-      ByteBuffer b = view(values.values(), to * width);
+      ByteBuffer b = view(data, to * width);
       // One loop per width, each without a branch on the value.
       if (width == 8) {
         for (int r = from; r < to; r++) {
@@ -433,12 +472,12 @@ final class BatchFilter {
     }
 
     @Override
-    void mark(ValueSink values, int from, int to, boolean[] accept, boolean[] out) {
+    void mark(ByteBuf data, ByteBuf offsets, int valueWidth, int from, int to, boolean[] accept, boolean[] out) {
       boolean below = accept[0];
       boolean equal = accept[1];
       boolean above = accept[2];
       double l = literal;
-      ByteBuffer b = view(values.values(), to * width);
+      ByteBuffer b = view(data, to * width);
       for (int r = from; r < to; r++) {
         double x = width == 8 ? b.getDouble(r << 3) : width == 4 ? b.getFloat(r << 2) : HalfFloat.toFloat(b.getShort(r << 1));
         boolean lt = x < l;
@@ -458,11 +497,10 @@ final class BatchFilter {
     }
 
     @Override
-    void mark(ValueSink values, int from, int to, boolean[] accept, boolean[] out) {
+    void mark(ByteBuf dataBuf, ByteBuf offsetBuf, int width, int from, int to, boolean[] accept, boolean[] out) {
       ValueOrder.BytesLiteral l = literal;
-      ByteBuffer offsets = values.isVariableWidth() ? view(values.offsets(), 4 * (to + 1)) : null;
-      int width = values.width();
-      ByteBuffer data = view(values.values(), offsets != null ? offsets.getInt(4 * to) : to * width);
+      ByteBuffer offsets = offsetBuf != null ? view(offsetBuf, 4 * (to + 1)) : null;
+      ByteBuffer data = view(dataBuf, offsets != null ? offsets.getInt(4 * to) : to * width);
       for (int r = from; r < to; r++) {
         int start;
         int length;

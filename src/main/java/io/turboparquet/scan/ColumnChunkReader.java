@@ -78,6 +78,11 @@ final class ColumnChunkReader implements AutoCloseable {
     }
   }
 
+  /** Keeps the dictionary ids of the values read from here on, for a filter to judge rows by ({@link BatchFilter}). */
+  void keepDictionaryIds() {
+    reader.sink.keepDictionaryIds();
+  }
+
   /** The row of the row group the next batch starts at (rows kept for it aside). */
   long rowPosition() {
     return reader.rowPosition();

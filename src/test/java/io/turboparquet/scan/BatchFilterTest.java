@@ -3,6 +3,11 @@ package io.turboparquet.scan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.turboparquet.decode.Decoders;
+import io.turboparquet.decode.Dictionary;
+import io.turboparquet.decode.ValuesDecoder;
+import io.turboparquet.format.Encoding;
 import io.turboparquet.decode.ValueSink;
 import io.turboparquet.filter.Filter;
 import io.turboparquet.filter.Predicate;
@@ -202,6 +207,146 @@ class BatchFilterTest {
       sValid.release();
     }
     assertEquals(0, source.outstanding());
+  }
+
+  /**
+   * Values read from dictionary pages are judged by their ids (each dictionary entry once): every
+   * row's judgement equals a comparison of its value, and stays the same when the values' bytes
+   * are overwritten after decoding (so the ids decided it). A batch with one value read otherwise
+   * has no ids and is judged on its values.
+   */
+  @Test
+  void dictionaryEncodedRowsAreJudgedByTheirIds() {
+    ColumnDescriptor dbl = new ColumnDescriptor(0, List.of("d"), PhysicalType.DOUBLE, 0, Repetition.OPTIONAL, 1, 0, null);
+    ColumnDescriptor str = new ColumnDescriptor(1, List.of("s"), PhysicalType.BYTE_ARRAY, 0, Repetition.OPTIONAL, 1, 0,
+        "STRING");
+    Schema schema = new Schema(null, List.of(dbl, str));
+    List<ColumnDescriptor> projection = List.of(dbl, str);
+    double[] doubleEntries = {Double.NaN, -0.0, 0.0, 1.5, -2, 2.5};
+    String[] stringEntries = {"", "a", "ab", "www.google.com/x", "\u00e9t\u00e9", "zz"};
+    SplittableRandom random = new SplittableRandom(12);
+    int rows = 2 * BatchFilter.BLOCK + 99;
+    Double[] doubles = new Double[rows];
+    String[] strings = new String[rows];
+    int[] dIds = new int[rows];
+    int[] sIds = new int[rows];
+    for (int r = 0; r < rows; r++) {
+      dIds[r] = random.nextInt(doubleEntries.length);
+      sIds[r] = random.nextInt(stringEntries.length);
+      doubles[r] = random.nextInt(6) == 0 ? null : doubleEntries[dIds[r]];
+      strings[r] = random.nextInt(6) == 0 ? null : stringEntries[sIds[r]];
+    }
+    ByteBuf dPage = Unpooled.directBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    for (double v : doubleEntries) {
+      dPage.writeLongLE(Double.doubleToRawLongBits(v));
+    }
+    ByteBuf sPage = Unpooled.directBuffer();
+    for (String v : stringEntries) {
+      byte[] b = v.getBytes(StandardCharsets.UTF_8);
+      sPage.writeIntLE(b.length).writeBytes(b);
+    }
+    TrackingBufferSource source = new TrackingBufferSource();
+    try (Dictionary dDict = Dictionary.read(dPage, 0, dPage.readableBytes(), doubleEntries.length, PhysicalType.DOUBLE,
+            0, source);
+        Dictionary sDict = Dictionary.read(sPage, 0, sPage.readableBytes(), stringEntries.length,
+            PhysicalType.BYTE_ARRAY, 0, source);
+        ValueSink d = new ValueSink(source, 8);
+        ValueSink s = new ValueSink(source, ValueSink.VARIABLE)) {
+      d.keepDictionaryIds();
+      s.keepDictionaryIds();
+      ByteBuf dValid = source.buffer(rows);
+      ByteBuf sValid = source.buffer(rows);
+      read(d, dDict, PhysicalType.DOUBLE, dIds, doubles, dValid);
+      read(s, sDict, PhysicalType.BYTE_ARRAY, sIds, strings, sValid);
+      assertEquals(dDict, d.idDictionary());
+      assertEquals(sDict, s.idDictionary());
+      ColumnBatch[] columns = {new ColumnBatch(dbl, d), new ColumnBatch(str, s)};
+      columns[0].set(rows, rows, (int) Arrays.stream(doubles).filter(v -> v != null).count(), dValid, null, null);
+      columns[1].set(rows, rows, (int) Arrays.stream(strings).filter(v -> v != null).count(), sValid, null, null);
+      Map<String, IntPredicate> cases = new LinkedHashMap<>();
+      cases.put("d >= 0", r -> doubles[r] != null && (doubles[r].isNaN() || doubles[r] >= 0));
+      cases.put("d IN (1.5, -2)", r -> doubles[r] != null && (doubles[r].isNaN() || doubles[r] == 1.5 || doubles[r] == -2));
+      cases.put("s > 'ab'", r -> strings[r] != null && Arrays.compareUnsigned(strings[r].getBytes(StandardCharsets.UTF_8),
+          "ab".getBytes(StandardCharsets.UTF_8)) > 0);
+      cases.put("s LIKE '%google%'", r -> strings[r] != null && strings[r].contains("google"));
+      cases.put("s NOT LIKE 'a%'", r -> strings[r] != null && !strings[r].startsWith("a"));
+      cases.put("d < 1 OR s = 'zz'", r -> doubles[r] != null && (doubles[r].isNaN() || doubles[r] < 1) || "zz".equals(strings[r]));
+      Map<String, List<Integer>> judged = new LinkedHashMap<>();
+      for (Map.Entry<String, IntPredicate> c : cases.entrySet()) {
+        List<Integer> expected = new ArrayList<>();
+        for (int r = 0; r < rows; r++) {
+          if (c.getValue().test(r)) {
+            expected.add(r);
+          }
+        }
+        List<Integer> kept = selected(c.getKey(), schema, projection, columns, rows);
+        assertEquals(expected, kept, c.getKey());
+        assertEquals(true, kept.size() > 20 && kept.size() < rows - 20, c.getKey() + ": " + kept.size());
+        judged.put(c.getKey(), kept);
+      }
+      d.values().setZero(0, 8 * rows); // every value 0.0 now, every string empty: the ids still decide
+      s.values().setZero(0, s.dataLength());
+      for (String c : cases.keySet()) {
+        assertEquals(judged.get(c), selected(c, schema, projection, columns, rows), c + " with the values overwritten");
+      }
+      s.appendBinary(new byte[] {'z', 'z'}, 0, 2); // a value read otherwise: no ids, the values decide
+      columns[1].set(rows + 1, rows + 1, rows + 1, null, null, null);
+      assertEquals(null, s.idDictionary());
+      assertEquals(List.of(rows), selected("s = 'zz'", schema, projection, columns, rows + 1));
+      dValid.release();
+      sValid.release();
+    } finally {
+      dPage.release();
+      sPage.release();
+    }
+    assertEquals(0, source.outstanding());
+  }
+
+  /** Rows of {@code values} read through a dictionary decoder over ids {@code ids}; a null row is an empty slot. */
+  private static void read(ValueSink sink, Dictionary dictionary, PhysicalType type, int[] ids, Object[] values,
+      ByteBuf validity) {
+    int defined = (int) Arrays.stream(values).filter(v -> v != null).count();
+    int groups = (defined + 7) / 8;
+    ByteBuf page = Unpooled.directBuffer();
+    page.writeByte(8); // bit width, then one bit-packed run of every defined row's id
+    for (long header = ((long) groups << 1) | 1; ; header >>>= 7) {
+      if (header < 0x80) {
+        page.writeByte((int) header);
+        break;
+      }
+      page.writeByte((int) (header & 0x7F) | 0x80);
+    }
+    for (int r = 0; r < values.length; r++) {
+      if (values[r] != null) {
+        page.writeByte(ids[r]);
+      }
+    }
+    page.writeZero(groups * 8 - defined);
+    try {
+      ValuesDecoder decoder = Decoders.create(Encoding.RLE_DICTIONARY, type, 0, dictionary);
+      decoder.init(page, 0, page.readableBytes(), defined);
+      for (int r = 0; r < values.length; r++) {
+        validity.setByte(r, values[r] == null ? 0 : 1);
+        if (values[r] == null) {
+          sink.fill(1);
+        } else {
+          decoder.read(sink, 1);
+        }
+      }
+    } finally {
+      page.release();
+    }
+  }
+
+  private static List<Integer> selected(String predicate, Schema schema, List<ColumnDescriptor> projection,
+      ColumnBatch[] columns, int rows) {
+    RowSelection selection = new RowSelection();
+    BatchFilter.of(Filter.bind(Predicate.parse(predicate), schema), projection).select(columns, rows, selection);
+    List<Integer> kept = new ArrayList<>();
+    for (int k = 0; k < selection.selected(); k++) {
+      kept.add(selection.rowAt(k));
+    }
+    return kept;
   }
 
   /**
