@@ -135,6 +135,11 @@ public final class Dictionary implements AutoCloseable {
     return size;
   }
 
+  /** Whether it still holds its entries: not {@link #close() closed} (a chunk's second dictionary page closes the first). */
+  public boolean isOpen() {
+    return values != null;
+  }
+
   /** Bytes of the longest entry (the width for fixed-width dictionaries). */
   public int maxLength() {
     return maxLength;

@@ -85,12 +85,12 @@ public final class ValueSink implements AutoCloseable {
   }
 
   /**
-   * The dictionary every slot's value was read from, when ids are kept and every slot has one
-   * ({@link #ids()}; an empty slot's is 0), else null: values read otherwise (a page that is not
-   * dictionary-encoded, rows carried over, slots moved) have none.
+   * The dictionary every slot's value was read from, when ids are kept, every slot has one
+   * ({@link #ids()}; an empty slot's is 0) and the dictionary is still open, else null: values read
+   * otherwise (a page that is not dictionary-encoded, rows carried over, slots moved) have none.
    */
   public Dictionary idDictionary() {
-    return keepIds && idCount == position ? idDictionary : null;
+    return keepIds && idCount == position && idDictionary != null && idDictionary.isOpen() ? idDictionary : null;
   }
 
   /** The ids of the slots (int32 little-endian), while {@link #idDictionary()} is not null. */

@@ -229,8 +229,9 @@ final class BatchFilter {
 
   /**
    * A test of one column's values; a null never passes. When every value of the batch is an id
-   * into one dictionary ({@link ValueSink#idDictionary}), the test judges the dictionary's
-   * entries once and each row by its id; otherwise each row's value.
+   * into one dictionary ({@link ValueSink#idDictionary}) of no more entries than the batch has
+   * rows, the test judges the dictionary's entries once and each row by its id; otherwise each
+   * row's value.
    */
   private abstract static class ValueTest extends Test {
     private final int column;
@@ -254,7 +255,8 @@ final class BatchFilter {
       ColumnBatch batch = columns[column];
       ValueSink values = batch.values();
       Dictionary dictionary = values.idDictionary();
-      if (dictionary != null) {
+      // A dictionary with more entries than the batch has rows would cost more to judge than they do.
+      if (dictionary != null && (dictionary == judged || dictionary.size() <= values.position())) {
         if (dictionary != judged) {
           entries = new boolean[dictionary.size()];
           mark(dictionary.values(), dictionary.offsets(), dictionary.width(), 0, dictionary.size(), entries);

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.turboparquet.filter.Predicate;
+import io.turboparquet.format.Encoding;
+import io.turboparquet.format.EncodingStats;
 import io.turboparquet.format.FileMetadata;
 import io.turboparquet.format.FooterOptions;
 import io.turboparquet.io.TrackingBufferSource;
@@ -31,6 +33,8 @@ class LateMaterializationTest {
   @TempDir static Path dir;
   static Path v1;
   static Path v2;
+  /** V1 pages with dictionaries of 128 bytes: {@code day}'s chunks switch from dictionary to plain pages. */
+  static Path fallback;
 
   /** Only late materialization, in the three read modes, and with batches cut short by bytes. */
   static final List<ScanOptions> MODES = PageIndexSkippingTest.MODES.stream()
@@ -44,6 +48,8 @@ class LateMaterializationTest {
     v2 = dir.resolve("v2.parquet");
     PageIndexFiles.write(v1, 40_000, false, 1);
     PageIndexFiles.write(v2, 30_000, true, 2);
+    fallback = dir.resolve("fallback.parquet");
+    PageIndexFiles.write(fallback, 30_000, false, 3, 128);
     PageIndexSkippingTest.harness = new ScanHarness();
   }
 
@@ -55,7 +61,7 @@ class LateMaterializationTest {
   @Test
   void randomFiltersKeepEveryMatchingRowAndSkipBatchesWithoutOne() throws IOException {
     long skipped = 0;
-    for (Path file : List.of(v1, v2)) {
+    for (Path file : List.of(v1, v2, fallback)) {
       Rows full = PageIndexSkippingTest.scan(file, null, ScanOptions.defaults());
       SplittableRandom random = new SplittableRandom(file.hashCode() + 17);
       for (int i = 0; i < 60; i++) {
@@ -140,6 +146,21 @@ class LateMaterializationTest {
     assertEquals(matching, spread.rows().size());
     assertEquals(0, spread.metrics().lateSkippedRows());
     assertEquals(8_000 - matching, spread.metrics().filteredRows());
+  }
+
+  /** The fallback file is what it is for: chunks whose data pages are dictionary-encoded, then plain. */
+  @Test
+  void theFallbackFileSwitchesFromDictionaryToPlainPagesInsideChunks() throws IOException {
+    try (ScanHarness harness = new ScanHarness()) {
+      ScanContext context = harness.context(MODES.get(0), new TrackingBufferSource(), new ScanMetrics());
+      FileMetadata meta = ParquetFileScanner.readMetadata(context, ScanHarness.hadoopPath(fallback));
+      int dictionary = EncodingStats.bit(Encoding.PLAIN_DICTIONARY) | EncodingStats.bit(Encoding.RLE_DICTIONARY);
+      long switching = meta.rowGroups().stream().flatMap(g -> g.columns().stream())
+          .map(c -> c.encodingStats().dataPageEncodings())
+          .filter(e -> (e & dictionary) != 0 && (e & EncodingStats.bit(Encoding.PLAIN)) != 0)
+          .count();
+      assertTrue(switching >= 3, "chunks with dictionary and plain data pages: " + switching);
+    }
   }
 
   @Test

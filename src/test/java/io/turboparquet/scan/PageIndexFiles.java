@@ -58,9 +58,18 @@ public final class PageIndexFiles {
 
   /** {@code rows} rows; v2 pages and no dictionary when {@code v2}. */
   public static void write(Path file, int rows, boolean v2, long seed) throws IOException {
+    write(file, rows, v2, seed, 1 << 20);
+  }
+
+  /**
+   * {@link #write(Path, int, boolean, long)} with dictionaries of at most {@code dictionaryBytes}:
+   * a small one fills early, and the rest of its chunk is written in plain pages.
+   */
+  static void write(Path file, int rows, boolean v2, long seed, int dictionaryBytes) throws IOException {
     SplittableRandom r = new SplittableRandom(seed);
     SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
     try (ParquetWriter<Group> w = writer(file, SCHEMA, v2)
+        .withDictionaryPageSize(dictionaryBytes)
         .withPageRowCountLimit(700)
         .withPageSize(4096)
         .withRowGroupSize(256 * 1024)
