@@ -12,11 +12,16 @@ import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.Encoding;
 import io.turboparquet.format.PhysicalType;
 import io.turboparquet.format.Schema;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.turboparquet.io.BufferSource;
 import io.turboparquet.io.TrackingBufferSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Dictionary ids through the flat column reader (pages in memory): whatever a chunk's pages and the
@@ -59,10 +64,18 @@ class DictionaryIdsTest {
   /**
    * Random optional INT32 chunks (a dictionary, dictionary pages with nulls, a switch to plain
    * pages that may fall inside a batch), random batch sizes and rows carried over: every batch's
-   * selection equals a comparison of its values, and the ids judge many batches.
+   * selection equals a comparison of its values, and the ids judge many batches. In direct
+   * buffers (unchecked writes of the ids) and on the heap (their checked fallback).
    */
-  @Test
-  void idsJudgeAsValuesDo() throws Exception {
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void idsJudgeAsValuesDo(boolean direct) throws Exception {
+    List<ByteBuf> heap = new ArrayList<>();
+    BufferSource source = direct ? this.source : capacity -> {
+      ByteBuf b = Unpooled.buffer(Math.max(1, capacity));
+      heap.add(b);
+      return b;
+    };
     SplittableRandom random = new SplittableRandom(5);
     ColumnDescriptor column = InMemoryPages.flat(PhysicalType.INT32, 1);
     int byIds = 0;
@@ -124,7 +137,8 @@ class DictionaryIdsTest {
       }
     }
     assertTrue(byIds > batches / 5, byIds + " of " + batches + " batches judged by ids");
-    assertEquals(0, source.outstanding());
+    assertEquals(0, this.source.outstanding());
+    assertTrue(heap.stream().allMatch(b -> b.refCnt() == 0), "heap buffers leaked");
   }
 
   private static List<Integer> select(String predicate, ColumnDescriptor column, ColumnBatch batch) {
