@@ -52,11 +52,12 @@ final class BatchFilter {
   }
 
   /**
-   * The test of {@code filter} over batches of {@code projection}, or null when rows cannot be
+   * The test of {@code filter} over batches of {@code projection} that hold {@code rows} rows in
+   * all (a row group, or the part of it a page selection reads), or null when rows cannot be
    * judged or dropped: a filter column not projected, or a projected column that is not flat (rows
    * of nested columns are neither skipped nor compacted).
    */
-  static BatchFilter of(Filter filter, List<ColumnDescriptor> projection) {
+  static BatchFilter of(Filter filter, List<ColumnDescriptor> projection, long rows) {
     if (filter == null || projection.stream().anyMatch(c -> !c.isFlat())) {
       return null;
     }
@@ -73,7 +74,7 @@ final class BatchFilter {
       }
       positions.add(at);
     }
-    Test root = test(filter.root(), projection);
+    Test root = test(filter.root(), projection, rows);
     return new BatchFilter(positions.stream().mapToInt(Integer::intValue).toArray(), root);
   }
 
@@ -126,12 +127,12 @@ final class BatchFilter {
     return first;
   }
 
-  private static Test test(Filter.Node node, List<ColumnDescriptor> projection) {
+  private static Test test(Filter.Node node, List<ColumnDescriptor> projection, long rows) {
     if (node instanceof Filter.All all) {
-      return new Combined(all.terms().stream().map(t -> test(t, projection)).toArray(Test[]::new), true);
+      return new Combined(all.terms().stream().map(t -> test(t, projection, rows)).toArray(Test[]::new), true);
     }
     if (node instanceof Filter.Any any) {
-      return new Combined(any.terms().stream().map(t -> test(t, projection)).toArray(Test[]::new), false);
+      return new Combined(any.terms().stream().map(t -> test(t, projection, rows)).toArray(Test[]::new), false);
     }
     Filter.Leaf leaf = (Filter.Leaf) node;
     int at = 0;
@@ -145,7 +146,7 @@ final class BatchFilter {
         return new NullTest(at, false);
       case LIKE:
       case NOT_LIKE:
-        return new LikeTest(at, (LikePattern) leaf.values().get(0), leaf.kind() == Filter.Kind.NOT_LIKE);
+        return new LikeTest(at, rows, (LikePattern) leaf.values().get(0), leaf.kind() == Filter.Kind.NOT_LIKE);
       default:
         break;
     }
@@ -158,7 +159,7 @@ final class BatchFilter {
       return MAY_MATCH;
     }
     Op op = leaf.op();
-    return new Comparison(at, values, new boolean[] {holds(op, -1), holds(op, 0), holds(op, 1)});
+    return new Comparison(at, rows, values, new boolean[] {holds(op, -1), holds(op, 0), holds(op, 1)});
   }
 
   /** Every row may match. */
@@ -229,18 +230,21 @@ final class BatchFilter {
 
   /**
    * A test of one column's values; a null never passes. When every value of the batch is an id
-   * into one dictionary ({@link ValueSink#idDictionary}) of no more entries than the batch has
-   * rows, the test judges the dictionary's entries once and each row by its id; otherwise each
+   * into one dictionary ({@link ValueSink#idDictionary}) of no more entries than the test judges
+   * rows in all, the test judges the dictionary's entries once and each row by its id; otherwise each
    * row's value.
    */
   private abstract static class ValueTest extends Test {
     private final int column;
+    /** Rows this test judges in all: a dictionary of more entries would cost more to judge than they do. */
+    private final long rows;
     /** The dictionary last judged, and its entries' judgements. */
     private Dictionary judged;
     private boolean[] entries;
 
-    ValueTest(int column) {
+    ValueTest(int column, long rows) {
       this.column = column;
+      this.rows = rows;
     }
 
     /**
@@ -255,8 +259,7 @@ final class BatchFilter {
       ColumnBatch batch = columns[column];
       ValueSink values = batch.values();
       Dictionary dictionary = values.idDictionary();
-      // A dictionary with more entries than the batch has rows would cost more to judge than they do.
-      if (dictionary != null && (dictionary == judged || dictionary.size() <= values.position())) {
+      if (dictionary != null && (dictionary == judged || dictionary.size() <= rows)) {
         if (dictionary != judged) {
           entries = new boolean[dictionary.size()];
           mark(dictionary.values(), dictionary.offsets(), dictionary.width(), 0, dictionary.size(), entries);
@@ -292,8 +295,8 @@ final class BatchFilter {
     private final boolean negated;
     private final byte[] run = new byte[RUN_BYTES];
 
-    LikeTest(int column, LikePattern pattern, boolean negated) {
-      super(column);
+    LikeTest(int column, long rows, LikePattern pattern, boolean negated) {
+      super(column, rows);
       this.pattern = pattern;
       this.negated = negated;
     }
@@ -324,8 +327,8 @@ final class BatchFilter {
     /** Whether the comparison holds when the row's value is below, equal to, above the literal. */
     private final boolean[] accept;
 
-    Comparison(int column, Value[] values, boolean[] accept) {
-      super(column);
+    Comparison(int column, long rows, Value[] values, boolean[] accept) {
+      super(column, rows);
       this.values = values;
       this.accept = accept;
     }

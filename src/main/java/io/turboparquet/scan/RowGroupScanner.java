@@ -183,7 +183,7 @@ final class RowGroupScanner implements AutoCloseable {
     }
     long fitting = widest == 0 ? Long.MAX_VALUE : Math.max(1, options.decode().batchBytes() / widest);
     batchRows = (int) Math.min(options.decode().batchSize(), fitting);
-    rowFilter = options.pruning().lateMaterialization() ? BatchFilter.of(filter, projection) : null;
+    rowFilter = options.pruning().lateMaterialization() ? BatchFilter.of(filter, projection, ranges.rowCount()) : null;
     if (rowFilter != null) {
       for (int i : rowFilter.filterColumns()) {
         readers.get(i).keepDictionaryIds();

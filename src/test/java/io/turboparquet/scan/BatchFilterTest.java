@@ -86,7 +86,7 @@ class BatchFilterTest {
         for (String op : OPS) {
           for (String literal : LITERALS) {
             BatchFilter filter = BatchFilter.of(Filter.bind(Predicate.parse(column + " " + op + " " + literal), SCHEMA),
-                List.of(I64, I32, OTHER));
+                List.of(I64, I32, OTHER), rows);
             List<Boolean> expected = new ArrayList<>();
             for (int r = 0; r < rows; r++) {
               Long v = column.equals("i64") ? longs[r] : (Long) ints[r];
@@ -183,7 +183,7 @@ class BatchFilterTest {
       cases.put("s NOT IN ('ab', 'zz')", r -> strings[r] != null && !strings[r].equals("ab") && !strings[r].equals("zz"));
       cases.put("NOT d IS NULL", r -> doubles[r] != null);
       for (Map.Entry<String, IntPredicate> c : cases.entrySet()) {
-        BatchFilter filter = BatchFilter.of(Filter.bind(Predicate.parse(c.getKey()), schema), projection);
+        BatchFilter filter = BatchFilter.of(Filter.bind(Predicate.parse(c.getKey()), schema), projection, rows);
         for (int window : new int[] {rows, 1, 64, 333}) {
           int first = filter.firstMatch(columns, 0, window);
           int expectedFirst = window;
@@ -212,8 +212,8 @@ class BatchFilterTest {
   /**
    * Values read from dictionary pages are judged by their ids (each dictionary entry once): every
    * row's judgement equals a comparison of its value, and stays the same when the values' bytes
-   * are overwritten after decoding (so the ids decided it). A batch with one value read otherwise
-   * has no ids and is judged on its values.
+   * are overwritten after decoding (so the ids decided it). A filter that judges fewer rows than
+   * the dictionary has entries, and a batch with one value read otherwise, go by the values.
    */
   @Test
   void dictionaryEncodedRowsAreJudgedByTheirIds() {
@@ -289,6 +289,11 @@ class BatchFilterTest {
       for (String c : cases.keySet()) {
         assertEquals(judged.get(c), selected(c, schema, projection, columns, rows), c + " with the values overwritten");
       }
+      // A filter that judges fewer rows in all than the dictionary has entries goes by the values (all 0.0 now).
+      RowSelection selection = new RowSelection();
+      BatchFilter.of(Filter.bind(Predicate.parse("d >= 0"), schema), projection, doubleEntries.length - 1)
+          .select(columns, rows, selection);
+      assertEquals(Arrays.stream(doubles).filter(v -> v != null).count(), selection.selected());
       s.appendBinary(new byte[] {'z', 'z'}, 0, 2); // a value read otherwise: no ids, the values decide
       columns[1].set(rows + 1, rows + 1, rows + 1, null, null, null);
       assertEquals(null, s.idDictionary());
@@ -341,7 +346,7 @@ class BatchFilterTest {
   private static List<Integer> selected(String predicate, Schema schema, List<ColumnDescriptor> projection,
       ColumnBatch[] columns, int rows) {
     RowSelection selection = new RowSelection();
-    BatchFilter.of(Filter.bind(Predicate.parse(predicate), schema), projection).select(columns, rows, selection);
+    BatchFilter.of(Filter.bind(Predicate.parse(predicate), schema), projection, rows).select(columns, rows, selection);
     List<Integer> kept = new ArrayList<>();
     for (int k = 0; k < selection.selected(); k++) {
       kept.add(selection.rowAt(k));
@@ -388,7 +393,7 @@ class BatchFilterTest {
           String like = "s " + (negated ? "NOT " : "") + "LIKE '" + pattern + "'";
           java.util.regex.Pattern regex = java.util.regex.Pattern.compile(
               pattern.replace(".", "\\.").replace("%", ".*"), java.util.regex.Pattern.DOTALL);
-          BatchFilter filter = BatchFilter.of(Filter.bind(Predicate.parse(like), schema), List.of(I64, str));
+          BatchFilter filter = BatchFilter.of(Filter.bind(Predicate.parse(like), schema), List.of(I64, str), rows);
           RowSelection selection = new RowSelection();
           filter.select(columns, rows, selection);
           List<Integer> expected = new ArrayList<>();
@@ -466,7 +471,7 @@ class BatchFilterTest {
       firstMatch.put("dec > 0.025", 2);
       firstMatch.put("dec > 0.03", 3);
       for (Map.Entry<String, Integer> e : firstMatch.entrySet()) {
-        BatchFilter filter = BatchFilter.of(Filter.bind(Predicate.parse(e.getKey()), schema), projection);
+        BatchFilter filter = BatchFilter.of(Filter.bind(Predicate.parse(e.getKey()), schema), projection, rows);
         assertEquals(e.getValue(), filter.firstMatch(columns, 0, rows), e.getKey());
       }
     }

@@ -143,7 +143,7 @@ class DictionaryIdsTest {
 
   private static List<Integer> select(String predicate, ColumnDescriptor column, ColumnBatch batch) {
     BatchFilter filter = BatchFilter.of(Filter.bind(Predicate.parse(predicate), new Schema(null, List.of(column))),
-        List.of(column));
+        List.of(column), batch.rowCount());
     RowSelection selection = new RowSelection();
     filter.select(new ColumnBatch[] {batch}, batch.rowCount(), selection);
     List<Integer> kept = new ArrayList<>();
