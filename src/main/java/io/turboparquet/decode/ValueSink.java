@@ -198,12 +198,6 @@ public final class ValueSink implements AutoCloseable {
     position += n;
   }
 
-  /** Fixed width: moves the position to slot {@code slot} (slots in between must be filled). */
-  public void seek(int slot) {
-    position = slot;
-    idCount = Math.min(idCount, slot);
-  }
-
   /** Writes {@code n} empty slots: zeroes (fixed width) or zero-length values (variable width). */
   public void fill(int n) {
     if (n <= 0) {

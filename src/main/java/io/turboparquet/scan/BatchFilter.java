@@ -372,10 +372,9 @@ final class BatchFilter {
   private abstract static class Value {
     /**
      * Sets {@code out[r - from]} for each value {@code r} in {@code [from, to)} (laid out as
-     * {@link ValueTest#mark} says) whose value may
-     * satisfy the comparison: its value below, equal to or above this literal with
-     * {@code accept[0]}, {@code accept[1]} or {@code accept[2]} true, or a value that cannot be
-     * judged (NaN). Leaves the other entries as they are.
+     * {@link ValueTest#mark} says) that may satisfy the comparison: below, equal to or above this
+     * literal with {@code accept[0]}, {@code accept[1]} or {@code accept[2]} true, or a value that
+     * cannot be judged (NaN). Leaves the other entries as they are.
      */
     abstract void mark(ByteBuf data, ByteBuf offsets, int width, int from, int to, boolean[] accept, boolean[] out);
 
