@@ -2,6 +2,7 @@ package io.turboparquet.drill;
 
 import io.turboparquet.filter.Filter;
 import io.turboparquet.filter.Literal;
+import io.turboparquet.filter.LikePattern;
 import io.turboparquet.filter.Predicate;
 import io.turboparquet.filter.Predicate.Op;
 import io.turboparquet.filter.ValueOrder;
@@ -41,7 +42,7 @@ import org.apache.drill.exec.store.parquet.ParquetReaderUtility.DateCorruptionSt
  * {@code greater_than(_or_equal_to)} of a top-level column and a literal, in either order;
  * {@code isnull}, {@code isnotnull}; {@code istrue}, {@code isfalse} and a bare BOOLEAN column;
  * {@code booleanAnd}, {@code booleanOr} (an OR of equalities of one column becomes IN); {@code like}
- * of a VARCHAR column with the patterns Drill matches on bytes ({@link #like}); {@code not} of
+ * and {@code ilike} of a VARCHAR column with {@code %} the only wildcard ({@link #like}); {@code not} of
  * anything translated exactly (nothing of it dropped), negated by De Morgan's laws down to its
  * leaves ({@link Predicate#not}), and {@code isnottrue}, {@code isnotfalse}.
  *
@@ -72,9 +73,9 @@ import org.apache.drill.exec.store.parquet.ParquetReaderUtility.DateCorruptionSt
  * under the built-in reader's typing (UINT4, UINT8, VARBINARY), TIME in microseconds, columns
  * the file lacks, Drill's implicit and partition columns ({@code filename}, {@code dir0}, ...,
  * which hide a file's column of the name), a column inside any function or cast, NOT of what has
- * no exact translation, other LIKE
- * patterns, ILIKE and every other function, and other pairs of column and literal types (a string against a number, a number
- * against a date, a FLOAT literal against an integer column, ...).
+ * no exact translation, LIKE and ILIKE patterns with {@code _} or an escape, every other function,
+ * and other pairs of column and literal types (a string against a number, a number against a date,
+ * a FLOAT literal against an integer column, ...).
  */
 final class DrillPredicates {
   private static final BigDecimal HALF = new BigDecimal("0.5");
@@ -171,7 +172,8 @@ final class DrillPredicates {
       case "booleanand", "and" -> and(args, exact);
       case "booleanor", "or" -> or(args, exact);
       case "not" -> args.size() == 1 ? negation(args.get(0)) : null;
-      case "like" -> like(args);
+      case "like" -> like(args, false);
+      case "ilike" -> like(args, true);
       case "isnull", "is null" -> nullTest(args, false);
       case "isnotnull", "is not null" -> nullTest(args, true);
       case "istrue", "is true" -> truth(args, true, exact);
@@ -279,20 +281,27 @@ final class DrillPredicates {
   }
 
   /**
-   * {@code like(column, 'pattern')} on a VARCHAR column, for the patterns Drill matches on their
-   * bytes (its simple kinds: no {@code _}, {@code %} only first or last, no escape): the same
-   * test on the same bytes ({@link Predicate#like}). Other patterns go to Drill's regular
-   * expressions, whose {@code .} does not match a line end: left to Drill.
+   * {@code like(column, 'pattern')} or {@code ilike(column, 'pattern')} on a VARCHAR column, when
+   * {@code %} is the pattern's only wildcard. Drill matches LIKE's simple kinds ({@code %} only first
+   * or last) on the value's bytes: the same test on the same bytes. ILIKE, and LIKE with a {@code %}
+   * inside, Drill matches as a Java regular expression on the decoded value, ILIKE folding only the
+   * ASCII letters: the line-bound pattern ({@link LikePattern}). Left to Drill: {@code _}, a
+   * backslash, and NUL (Drill's two-argument LIKE takes it as the escape), and in regular
+   * expressions a line terminator.
    */
-  private Predicate like(List<LogicalExpression> args) {
+  private Predicate like(List<LogicalExpression> args, boolean ignoreCase) {
     ColumnDescriptor c = args.size() == 2 ? column(args.get(0)) : null;
     DrillConstant v = c == null ? null : DrillConstant.of(args.get(1));
     if (v == null || v.type() != MinorType.VARCHAR) {
       return null;
     }
     String pattern = (String) v.value();
+    if (pattern.indexOf('_') >= 0 || pattern.indexOf('\\') >= 0 || pattern.indexOf('\0') >= 0) {
+      return null;
+    }
     int inner = pattern.indexOf('%', 1);
-    if (pattern.indexOf('_') >= 0 || pattern.indexOf('\\') >= 0 || inner >= 0 && inner < pattern.length() - 1) {
+    boolean regex = ignoreCase || inner >= 0 && inner < pattern.length() - 1;
+    if (regex && pattern.chars().anyMatch(ch -> ch == '\n' || ch == '\r' || ch == 0x85 || ch == 0x2028 || ch == 0x2029)) {
       return null;
     }
     try {
@@ -302,7 +311,7 @@ final class DrillPredicates {
     } catch (RuntimeException e) { // a column our reader does not read: the query fails anyway
       return null;
     }
-    Predicate p = Predicate.like(c.dottedPath(), pattern);
+    Predicate p = Predicate.like(c.dottedPath(), new LikePattern(pattern, ignoreCase, regex));
     return binds(p) ? p : null;
   }
 

@@ -12,14 +12,14 @@ import java.util.List;
  * atom    := NOT atom | '(' expr ')' | column op literal | column [NOT] BETWEEN literal AND literal
  *          | column [NOT] IN '(' literal (',' literal)* ')' | column IS [NOT] NULL
  *          | column INTERSECTS BOX '(' number ',' number ',' number ',' number ')'
- *          | column [NOT] LIKE 'pattern' 
+ *          | column [NOT] LIKE 'pattern' | column [NOT] ILIKE 'pattern'
  * op      := = | <> | != | < | <= | > | >=
  * literal := number | 'string' | DATE 'yyyy-mm-dd' | TRUE | FALSE
  * column  := name(.name)* | "quoted name"
  * </pre>
  *
  * Keywords are case-insensitive. {@code BETWEEN a AND b} is {@code >= a AND <= b}; NOT is SQL's,
- * in three-valued logic ({@link Predicate#not}; not of INTERSECTS). A LIKE pattern's only wildcard is {@code %} ({@link Predicate#like}). {@code BOX(xmin, ymin, xmax, ymax)} is a box in the column's coordinates
+ * in three-valued logic ({@link Predicate#not}; not of INTERSECTS). A LIKE pattern's only wildcard is {@code %} ({@link Predicate#like}); ILIKE folds the ASCII letters only. {@code BOX(xmin, ymin, xmax, ymax)} is a box in the column's coordinates
  * (longitude and latitude for the default CRS); xmin above xmax spans the antimeridian. Errors are {@link IllegalArgumentException}s naming the position and
  * what was expected.
  */
@@ -82,8 +82,8 @@ public final class FilterParser {
       return new Predicate.IsNull(column, not);
     }
     if (keyword("NOT")) {
-      if (!lookingAt("IN") && !lookingAt("LIKE") && !lookingAt("BETWEEN")) {
-        throw error("expected IN, LIKE or BETWEEN after NOT");
+      if (!lookingAt("IN") && !lookingAt("LIKE") && !lookingAt("ILIKE") && !lookingAt("BETWEEN")) {
+        throw error("expected IN, LIKE, ILIKE or BETWEEN after NOT");
       }
       return negated(rest(column));
     }
@@ -132,13 +132,14 @@ public final class FilterParser {
         throw error(e.getMessage());
       }
     }
-    if (keyword("LIKE")) {
+    boolean ignoreCase = keyword("ILIKE");
+    if (ignoreCase || keyword("LIKE")) {
       Literal pattern = literal();
       if (pattern.kind() != Literal.Kind.STRING) {
-        throw error("expected a 'pattern' after LIKE");
+        throw error("expected a 'pattern' after " + (ignoreCase ? "ILIKE" : "LIKE"));
       }
       try {
-        return Predicate.like(column, pattern.text());
+        return Predicate.like(column, new LikePattern(pattern.text(), ignoreCase, false));
       } catch (IllegalArgumentException e) {
         throw error(e.getMessage());
       }

@@ -95,9 +95,11 @@ public sealed interface Predicate {
   }
 
   /**
-   * {@code column LIKE 'pattern'} on a string column, or {@code NOT LIKE} when negated; {@code %} the
-   * only wildcard ({@link LikePattern}); {@code _} and escapes are refused (an engine's translation
-   * leaves such patterns out). Build it with {@link #like}, which adds what the statistics can use.
+   * {@code column LIKE 'pattern'} on a string column, or {@code NOT LIKE} when negated (ILIKE when
+   * the pattern ignores case); {@code %} the only wildcard ({@link LikePattern}); {@code _} and
+   * escapes are refused (an engine's translation leaves such patterns out). A value the pattern
+   * judges unknown passes both LIKE and NOT LIKE. Build it with {@link #like}, which adds what the
+   * statistics can use.
    */
   record Like(String column, LikePattern pattern, boolean negated) implements Predicate {
     public Like {
@@ -112,19 +114,30 @@ public sealed interface Predicate {
 
     @Override
     public String toString() {
-      return column + (negated ? " NOT LIKE " : " LIKE ") + pattern;
+      return column + (negated ? " NOT" : "") + (pattern.ignoreCase() ? " ILIKE " : " LIKE ") + pattern
+          + (pattern.lineBound() ? " (line-bound)" : "");
     }
   }
 
-  /**
-   * {@code column LIKE 'pattern'} ({@code %} the only wildcard) as the predicate the scan uses in full:
-   * an equality without a wildcard; else the range of strings that start with the pattern's prefix
-   * (in UTF-8 byte order, which is code point order, so that statistics and page indexes prune it),
-   * and the pattern itself unless it is that prefix and one trailing {@code %}.
-   */
+  /** {@code column LIKE 'pattern'} on bytes, case as it is: {@link #like(String, LikePattern)}. */
   static Predicate like(String column, String pattern) {
-    LikePattern p = new LikePattern(pattern);
+    return like(column, new LikePattern(pattern));
+  }
+
+  /**
+   * {@code column LIKE 'pattern'} ({@code %} the only wildcard) as the predicate the scan uses in full.
+   * Matched on bytes, case as it is: an equality without a wildcard; else the range of strings that
+   * start with the pattern's prefix (in UTF-8 byte order, which is code point order, so that
+   * statistics and page indexes prune it), and the pattern itself unless it is that prefix and one
+   * trailing {@code %}. Line-bound or ignoring case, the pattern alone: a range would drop values the
+   * pattern judges unknown, and the prefix's letters may be of either case.
+   */
+  static Predicate like(String column, LikePattern p) {
     Predicate like = new Like(column, p);
+    if (p.ignoreCase() || p.lineBound()) {
+      return like;
+    }
+    String pattern = p.pattern();
     String prefix = p.prefix();
     if (prefix.equals(pattern)) {
       return new Compare(column, Op.EQ, new Literal(Literal.Kind.STRING, pattern));

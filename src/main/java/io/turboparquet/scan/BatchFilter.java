@@ -284,8 +284,9 @@ final class BatchFilter {
   }
 
   /**
-   * LIKE, or NOT LIKE, on a BYTE_ARRAY column's bytes. The values are copied to the heap a run at a
-   * time, where the pattern's search reads them a word at a time.
+   * LIKE, or NOT LIKE, on a BYTE_ARRAY column's bytes; a value the pattern cannot judge passes
+   * both. The values are copied to the heap a run at a time, where the pattern's search reads them a
+   * word at a time.
    */
   private static final class LikeTest extends ValueTest {
     /** Bytes of values copied at once (a longer value is copied alone, into an array of its own). */
@@ -315,7 +316,8 @@ final class BatchFilter {
         data.getBytes(base, bytes, 0, length);
         for (; r < end; r++) {
           int start = offsets.getInt(r << 2) - base;
-          out[r - from] = pattern.matches(bytes, start, offsets.getInt((r + 1) << 2) - base - start) != negated;
+          int judged = pattern.judge(bytes, start, offsets.getInt((r + 1) << 2) - base - start);
+          out[r - from] = judged == LikePattern.UNKNOWN || (judged == LikePattern.YES) != negated;
         }
       }
     }

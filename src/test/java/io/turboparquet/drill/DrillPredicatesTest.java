@@ -57,7 +57,7 @@ class DrillPredicatesTest {
       col("fileName", PhysicalType.BYTE_ARRAY, 0, "STRING"),
       col("dir1", PhysicalType.INT32, 0, null)));
   /** Drill's defaults, for the names this schema uses. */
-  private static final DrillPredicates.Reading READING = new DrillPredicates.Reading(false, false, false, false,
+  static final DrillPredicates.Reading READING = new DrillPredicates.Reading(false, false, false, false,
       name -> name.equalsIgnoreCase("filename") || name.matches("dir[0-9]+"), DateCorruptionStatus.META_SHOWS_NO_CORRUPTION);
   private static final DrillPredicates.Reading MICROS_AS_INT64 = new DrillPredicates.Reading(true, false, false, false,
       READING.implicit(), READING.dates());
@@ -114,11 +114,16 @@ class DrillPredicatesTest {
   }
 
   @Test
-  void likeIsTranslatedWhereDrillMatchesBytes() {
+  void likeAndIlikeAreTranslatedAsDrillMatchesThem() {
     assertEquals("s LIKE '%x1%'", of("like(`s`, '%x1%')"));
     assertEquals("s >= 'x1' AND s < 'x2'", of("like(`s`, 'x1%')"));
     assertEquals("s = 'x1'", of("like(`s`, 'x1')"));
-    assertNull(of("like(`s`, 'x%1%')"), "Drill's regular expression");
+    assertEquals("s LIKE 'x%1%' (line-bound)", of("like(`s`, 'x%1%')"), "Drill's regular expression");
+    assertEquals("s ILIKE 'X1%' (line-bound)", of("ilike(`s`, 'X1%')"));
+    assertEquals("s NOT ILIKE '%Google%' (line-bound)", of("not(ilike(`s`, '%Google%'))"));
+    assertNull(of("ilike(`s`, 'a\nb%')"), "a line terminator in a regular expression");
+    assertNull(of("like(`s`, 'a\u0000%b%')"), "NUL: the escape of Drill's two-argument LIKE");
+    assertNull(of("ilike(`s`, 'x_')"), "a character, not bytes");
     assertNull(of("like(`s`, 'x_')"), "a character, not bytes");
     assertNull(of("like(`i32`, '1%')"), "not a VARCHAR column");
   }

@@ -28,7 +28,7 @@ class LikePatternTest {
       String pattern = random(r, r.nextInt(5), true);
       boolean expected = regex(pattern).matcher(value).matches();
       byte[] bytes = ("~~" + value).getBytes(StandardCharsets.UTF_8); // at an offset inside a buffer
-      assertEquals(expected, new LikePattern(pattern).matches(bytes, 2, bytes.length - 2),
+      assertEquals(expected, new LikePattern(pattern).judge(bytes, 2, bytes.length - 2) == LikePattern.YES,
           "'" + value + "' LIKE '" + pattern + "'");
       matched += expected ? 1 : 0;
     }
@@ -54,10 +54,59 @@ class LikePatternTest {
       boolean expected = regex(pattern).matcher(value).matches();
       byte[] bytes = ("~~~" + value + "~~~~~~~~~").getBytes(StandardCharsets.UTF_8);
       int length = value.getBytes(StandardCharsets.UTF_8).length;
-      assertEquals(expected, new LikePattern(pattern).matches(bytes, 3, length), "'" + value + "' LIKE '" + pattern + "'");
+      assertEquals(expected, new LikePattern(pattern).judge(bytes, 3, length) == LikePattern.YES, "'" + value + "' LIKE '" + pattern + "'");
       matched += expected ? 1 : 0;
     }
     assertEquals(true, matched > 2_000 && matched < 18_000, "matches: " + matched);
+  }
+
+  /**
+   * ILIKE folds the ASCII letters only, as a regular expression with {@code CASE_INSENSITIVE} and
+   * without {@code UNICODE_CASE}: over long values whose other characters have UTF-8 bytes that
+   * look like capitals below their high bit (U+00C1 to U+00DA lead with 0xC3, Cyrillic with 0xD0),
+   * for the search eight starts at a time, on bytes and line-bound (where a wildcard matches no
+   * line terminator, and a value that is not UTF-8 is unknown).
+   */
+  @Test
+  void ignoringCaseFoldsAsciiLettersOnly() {
+    String[] pieces = {"G", "g", "oO", "Oo", "LE", "\u00c1", "\u00e1", "\u00da", "\u0414", "\u0434", "\u212a", "k", "[",
+        "\n", "\u2028", "%"};
+    SplittableRandom r = new SplittableRandom(37);
+    int[] seen = new int[3];
+    for (int i = 0; i < 30_000; i++) {
+      boolean lineBound = r.nextBoolean();
+      StringBuilder pattern = new StringBuilder();
+      for (int n = 1 + r.nextInt(4); n > 0; n--) {
+        String p = pieces[r.nextInt(pieces.length)];
+        pattern.append(lineBound && (p.equals("\n") || p.equals("\u2028")) ? "%" : p);
+      }
+      StringBuilder value = new StringBuilder();
+      for (int n = r.nextInt(30); n > 0; n--) {
+        value.append(pieces[r.nextInt(pieces.length - 1)]);
+      }
+      if (r.nextBoolean()) { // the pattern's pieces inside, in a case of their own
+        int at = r.nextInt(value.length() + 1);
+        String inside = pattern.toString().replace("%", pieces[r.nextInt(pieces.length - 1)]);
+        inside = r.nextBoolean() ? inside.toUpperCase(java.util.Locale.ROOT) : inside.toLowerCase(java.util.Locale.ROOT);
+        value.insert(at, inside);
+      }
+      String like = r.nextInt(3) > 0 ? "%" + pattern + "%" : pattern.toString();
+      int flags = Pattern.CASE_INSENSITIVE | (lineBound ? 0 : Pattern.DOTALL);
+      boolean expected = regex(like, flags).matcher(value).matches();
+      byte[] bytes = ("~" + value + "~~~~~~~~").getBytes(StandardCharsets.UTF_8);
+      int length = value.toString().getBytes(StandardCharsets.UTF_8).length;
+      int judged = new LikePattern(like, true, lineBound).judge(bytes, 1, length);
+      assertEquals(expected ? LikePattern.YES : LikePattern.NO, judged, "'" + value + "' ILIKE '" + like + "'"
+          + (lineBound ? " line-bound" : ""));
+      seen[judged]++;
+    }
+    assertEquals(true, seen[LikePattern.YES] > 3_000 && seen[LikePattern.NO] > 3_000, java.util.Arrays.toString(seen));
+    // Not UTF-8: unknown when line-bound, matched on bytes otherwise.
+    byte[] cut = {'G', 'o', (byte) 0xC3};
+    assertEquals(LikePattern.UNKNOWN, new LikePattern("g%", true, true).judge(cut, 0, 3));
+    assertEquals(LikePattern.UNKNOWN, new LikePattern("x%", true, true).judge(cut, 0, 3));
+    assertEquals(LikePattern.YES, new LikePattern("g%", true, false).judge(cut, 0, 3));
+    assertThrows(IllegalArgumentException.class, () -> new LikePattern("a\rb%", false, true));
   }
 
   @Test
@@ -70,6 +119,8 @@ class LikePatternTest {
     // No string bounds this prefix from above: the pattern stays, so that the terms are exactly it (NOT negates them).
     assertEquals("s >= 'a\uDBFF\uDFFF' AND s LIKE 'a\uDBFF\uDFFF%'", Predicate.like("s", "a\uDBFF\uDFFF%").toString());
     assertEquals(Predicate.like("s", "ab%c"), FilterParser.parse("s LIKE 'ab%c'"));
+    assertEquals("s NOT ILIKE 'Ab%'", FilterParser.parse("s NOT ILIKE 'Ab%'").toString(), "no range: either case");
+    assertEquals("s LIKE 'ab%c' (line-bound)", Predicate.like("s", new LikePattern("ab%c", false, true)).toString());
     assertThrows(IllegalArgumentException.class, () -> FilterParser.parse("s LIKE 'a_c'"));
     assertThrows(IllegalArgumentException.class, () -> FilterParser.parse("s LIKE 5"));
     // The range keeps exactly the strings with the prefix, in UTF-8 byte order.
@@ -105,11 +156,15 @@ class LikePatternTest {
   }
 
   private static Pattern regex(String like) {
+    return regex(like, Pattern.DOTALL);
+  }
+
+  private static Pattern regex(String like, int flags) {
     StringBuilder out = new StringBuilder();
     for (String piece : like.split("%", -1)) {
       out.append(Pattern.quote(piece)).append(".*");
     }
     out.setLength(out.length() - 2);
-    return Pattern.compile(out.toString(), Pattern.DOTALL);
+    return Pattern.compile(out.toString(), flags);
   }
 }

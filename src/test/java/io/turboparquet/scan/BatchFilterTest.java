@@ -10,6 +10,7 @@ import io.turboparquet.decode.ValuesDecoder;
 import io.turboparquet.format.Encoding;
 import io.turboparquet.decode.ValueSink;
 import io.turboparquet.filter.Filter;
+import io.turboparquet.filter.LikePattern;
 import io.turboparquet.filter.Predicate;
 import io.turboparquet.format.ColumnDescriptor;
 import io.turboparquet.format.PhysicalType;
@@ -413,6 +414,52 @@ class BatchFilterTest {
       valid.release();
     }
     assertEquals(0, source.outstanding());
+  }
+
+  /**
+   * ILIKE as Drill's regular expressions judge it: either case of ASCII letters, no wildcard across
+   * a line end, and a value that is not UTF-8 (Drill's decoder fails on it) kept by LIKE and NOT
+   * LIKE alike, so that Drill meets it.
+   */
+  @Test
+  void aLineBoundPatternKeepsValuesItCannotRead() {
+    ColumnDescriptor str = new ColumnDescriptor(1, List.of("s"), PhysicalType.BYTE_ARRAY, 0, Repetition.OPTIONAL, 1, 0,
+        "STRING");
+    Schema schema = new Schema(null, List.of(I64, str));
+    byte[][] values = {"a Google b".getBytes(StandardCharsets.UTF_8), "x\ngoogle".getBytes(StandardCharsets.UTF_8),
+        {'g', 'o', 'o', 'g', 'l', 'e', (byte) 0xC3}, "other".getBytes(StandardCharsets.UTF_8), null,
+        {'o', 't', 'h', (byte) 0xFF}, "GOOGLE".getBytes(StandardCharsets.UTF_8)};
+    int rows = values.length;
+    TrackingBufferSource source = new TrackingBufferSource();
+    try (ValueSink i = new ValueSink(source, 8); ValueSink s = new ValueSink(source, ValueSink.VARIABLE)) {
+      i.reserve(rows);
+      i.advance(rows);
+      ByteBuf valid = source.buffer(rows);
+      for (int r = 0; r < rows; r++) {
+        valid.setByte(r, values[r] == null ? 0 : 1);
+        byte[] bytes = values[r] == null ? new byte[0] : values[r];
+        s.appendBinary(bytes, 0, bytes.length);
+      }
+      ColumnBatch[] columns = {new ColumnBatch(I64, i), new ColumnBatch(str, s)};
+      columns[0].set(rows, rows, rows, null, null, null);
+      columns[1].set(rows, rows, rows - 1, valid, null, null);
+      Predicate like = new Predicate.Like("s", new LikePattern("%GOOGLE%", true, true));
+      assertEquals(List.of(0, 2, 5, 6), kept(like, schema, columns, rows));
+      assertEquals(List.of(1, 2, 3, 5), kept(Predicate.not(like), schema, columns, rows));
+      valid.release();
+    }
+    assertEquals(0, source.outstanding());
+  }
+
+  private static List<Integer> kept(Predicate p, Schema schema, ColumnBatch[] columns, int rows) {
+    BatchFilter filter = BatchFilter.of(Filter.bind(p, schema), List.of(I64, columns[1].column()), rows);
+    RowSelection selection = new RowSelection();
+    filter.select(columns, rows, selection);
+    List<Integer> kept = new ArrayList<>();
+    for (int k = 0; k < selection.selected(); k++) {
+      kept.add(selection.rowAt(k));
+    }
+    return kept;
   }
 
   /**
