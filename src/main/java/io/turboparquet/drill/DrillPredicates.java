@@ -42,7 +42,7 @@ import org.apache.drill.exec.store.parquet.ParquetReaderUtility.DateCorruptionSt
  * {@code greater_than(_or_equal_to)} of a top-level column and a literal, in either order;
  * {@code isnull}, {@code isnotnull}; {@code istrue}, {@code isfalse} and a bare BOOLEAN column;
  * {@code booleanAnd}, {@code booleanOr} (an OR of equalities of one column becomes IN); {@code like}
- * and {@code ilike} of a VARCHAR column with {@code %} the only wildcard ({@link #like}); {@code not} of
+ * and {@code ilike} of a VARCHAR column with a constant pattern ({@link #like}); {@code not} of
  * anything translated exactly (nothing of it dropped), negated by De Morgan's laws down to its
  * leaves ({@link Predicate#not}), and {@code isnottrue}, {@code isnotfalse}.
  *
@@ -73,7 +73,7 @@ import org.apache.drill.exec.store.parquet.ParquetReaderUtility.DateCorruptionSt
  * under the built-in reader's typing (UINT4, UINT8, VARBINARY), TIME in microseconds, columns
  * the file lacks, Drill's implicit and partition columns ({@code filename}, {@code dir0}, ...,
  * which hide a file's column of the name), a column inside any function or cast, NOT of what has
- * no exact translation, LIKE and ILIKE patterns with {@code _} or an escape, every other function,
+ * no exact translation, LIKE and ILIKE patterns with an escape, every other function,
  * and other pairs of column and literal types (a string against a number, a number against a date,
  * a FLOAT literal against an integer column, ...).
  */
@@ -281,13 +281,12 @@ final class DrillPredicates {
   }
 
   /**
-   * {@code like(column, 'pattern')} or {@code ilike(column, 'pattern')} on a VARCHAR column, when
-   * {@code %} is the pattern's only wildcard. Drill matches LIKE's simple kinds ({@code %} only first
-   * or last) on the value's bytes: the same test on the same bytes. ILIKE, and LIKE with a {@code %}
-   * inside, Drill matches as a Java regular expression on the decoded value, ILIKE folding only the
-   * ASCII letters: the line-bound pattern ({@link LikePattern}). Left to Drill: {@code _}, a
-   * backslash, and NUL (Drill's two-argument LIKE takes it as the escape), and in regular
-   * expressions a line terminator.
+   * {@code like(column, 'pattern')} or {@code ilike(column, 'pattern')} on a VARCHAR column. Drill
+   * matches LIKE's simple kinds ({@code %} only first or last, no {@code _}) on the value's bytes:
+   * the same test on the same bytes. ILIKE, and LIKE's other patterns, Drill matches as a Java
+   * regular expression on the decoded value, ILIKE folding only the ASCII letters: the line-bound
+   * pattern ({@link LikePattern}). Left to Drill: a backslash, NUL (Drill's two-argument LIKE takes
+   * it as the escape), and in regular expressions a line terminator.
    */
   private Predicate like(List<LogicalExpression> args, boolean ignoreCase) {
     ColumnDescriptor c = args.size() == 2 ? column(args.get(0)) : null;
@@ -296,11 +295,11 @@ final class DrillPredicates {
       return null;
     }
     String pattern = (String) v.value();
-    if (pattern.indexOf('_') >= 0 || pattern.indexOf('\\') >= 0 || pattern.indexOf('\0') >= 0) {
+    if (pattern.indexOf('\\') >= 0 || pattern.indexOf('\0') >= 0) {
       return null;
     }
     int inner = pattern.indexOf('%', 1);
-    boolean regex = ignoreCase || inner >= 0 && inner < pattern.length() - 1;
+    boolean regex = ignoreCase || pattern.indexOf('_') >= 0 || inner >= 0 && inner < pattern.length() - 1;
     if (regex && pattern.chars().anyMatch(ch -> ch == '\n' || ch == '\r' || ch == 0x85 || ch == 0x2028 || ch == 0x2029)) {
       return null;
     }

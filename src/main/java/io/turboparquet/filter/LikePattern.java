@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -22,7 +23,8 @@ import java.util.List;
  * {@code CASE_INSENSITIVE} and without {@code UNICODE_CASE} does; <em>line-bound</em> lets no
  * wildcard match a line terminator ({@code \n}, {@code \r}, U+0085, U+2028, U+2029: what
  * {@code .} does not match), and judges a value that is not valid UTF-8 {@link #UNKNOWN}, since the
- * engine's decoder fails on it.
+ * engine's decoder fails on it. A line-bound pattern may hold {@code _} too (one character, as
+ * {@code .}); such a pattern is matched by the usual backtracking glob match, a character at a time.
  */
 public final class LikePattern {
   /** {@link #judge}: the value does not match. */
@@ -40,6 +42,10 @@ public final class LikePattern {
   private final byte[][] middle;
   /** Whether the pattern has a wildcard at all (else head is the whole value). */
   private final boolean wild;
+  /** With {@code _}: the pattern's bytes (folded when ignoring case), {@link #ONE} and {@link #RUN}; else null. */
+  private final int[] glob;
+  private static final int ONE = -1;
+  private static final int RUN = -2;
 
   /** {@code pattern} matched on bytes, case as it is. */
   public LikePattern(String pattern) {
@@ -55,9 +61,13 @@ public final class LikePattern {
     if (lineBound && pattern.chars().anyMatch(LikePattern::lineTerminator)) {
       throw new IllegalArgumentException("LIKE " + pattern + ": a line-bound pattern may not hold a line terminator");
     }
+    if (!lineBound && pattern.indexOf('_') >= 0) {
+      throw new IllegalArgumentException("LIKE " + pattern + ": only % is taken as a wildcard, not _");
+    }
     this.pattern = pattern;
     this.ignoreCase = ignoreCase;
     this.lineBound = lineBound;
+    glob = pattern.indexOf('_') < 0 ? null : glob(pattern);
     List<byte[]> pieces = new ArrayList<>();
     int from = 0;
     for (int at = pattern.indexOf('%'); at >= 0; at = pattern.indexOf('%', from)) {
@@ -70,6 +80,23 @@ public final class LikePattern {
     tail = wild ? pieces.get(pieces.size() - 1) : new byte[0];
     middle = wild ? pieces.subList(1, pieces.size() - 1).stream().filter(p -> p.length > 0).toArray(byte[][]::new)
         : new byte[0][];
+  }
+
+  private int[] glob(String pattern) {
+    int[] out = new int[pattern.getBytes(StandardCharsets.UTF_8).length];
+    int n = 0;
+    for (int i = 0; i < pattern.length(); ) {
+      int c = pattern.codePointAt(i);
+      i += Character.charCount(c);
+      if (c == '%' || c == '_') {
+        out[n++] = c == '%' ? RUN : ONE;
+      } else {
+        for (byte b : bytes(Character.toString(c))) {
+          out[n++] = b & 0xFF;
+        }
+      }
+    }
+    return Arrays.copyOf(out, n);
   }
 
   private byte[] bytes(String piece) {
@@ -94,9 +121,11 @@ public final class LikePattern {
     return lineBound;
   }
 
-  /** The characters every match starts with (the pattern up to its first {@code %}), case as written. */
+  /** The characters every match starts with (the pattern up to its first wildcard), case as written. */
   public String prefix() {
     int at = pattern.indexOf('%');
+    int one = pattern.indexOf('_');
+    at = at < 0 || one >= 0 && one < at ? one : at;
     return at < 0 ? pattern : pattern.substring(0, at);
   }
 
@@ -112,6 +141,9 @@ public final class LikePattern {
 
   private boolean matches(byte[] data, int start, int length) {
     boolean fold = ignoreCase;
+    if (glob != null) {
+      return globMatches(data, start, start + length, fold);
+    }
     if (!wild) {
       return length == head.length && at(data, start, head, fold);
     }
@@ -129,6 +161,48 @@ public final class LikePattern {
       from = found + piece.length;
     }
     return true;
+  }
+
+  /**
+   * The glob match: {@code _} takes one character (a UTF-8 sequence by its lead byte), {@code %} any
+   * run; on a mismatch the last {@code %} takes one more character and the rest is tried again. A
+   * value that is not UTF-8 may end the walk anywhere; {@link #judge} does not use its answer.
+   */
+  private boolean globMatches(byte[] data, int start, int end, boolean fold) {
+    int[] g = glob;
+    int p = 0;
+    int v = start;
+    int runP = -1;
+    int runV = -1;
+    while (v < end) {
+      int t = p < g.length ? g[p] : 0;
+      if (p < g.length && t == ONE) {
+        v += sequence(data[v]);
+        p++;
+      } else if (p < g.length && t == RUN) {
+        runP = ++p;
+        runV = v;
+      } else if (p < g.length && (fold ? lower(data[v]) : data[v]) == (byte) t) {
+        v++;
+        p++;
+      } else if (runP >= 0) {
+        runV += sequence(data[runV]);
+        v = runV;
+        p = runP;
+      } else {
+        return false;
+      }
+    }
+    while (p < g.length && g[p] == RUN) {
+      p++;
+    }
+    return v == end && p == g.length;
+  }
+
+  /** The length of the UTF-8 sequence {@code lead} starts (1 for a byte that starts none). */
+  private static int sequence(byte lead) {
+    int b = lead & 0xFF;
+    return b < 0xC0 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
   }
 
   private static boolean at(byte[] data, int start, byte[] piece, boolean fold) {

@@ -96,15 +96,15 @@ public sealed interface Predicate {
 
   /**
    * {@code column LIKE 'pattern'} on a string column, or {@code NOT LIKE} when negated (ILIKE when
-   * the pattern ignores case); {@code %} the only wildcard ({@link LikePattern}); {@code _} and
-   * escapes are refused (an engine's translation leaves such patterns out). A value the pattern
+   * the pattern ignores case); {@code %} the wildcard, and {@code _} in line-bound patterns
+   * ({@link LikePattern}); escapes are refused (an engine's translation leaves such patterns out). A value the pattern
    * judges unknown passes both LIKE and NOT LIKE. Build it with {@link #like}, which adds what the
    * statistics can use.
    */
   record Like(String column, LikePattern pattern, boolean negated) implements Predicate {
     public Like {
-      if (pattern.pattern().indexOf('_') >= 0 || pattern.pattern().indexOf('\\') >= 0) {
-        throw new IllegalArgumentException("LIKE " + pattern + ": only % is taken as a wildcard, not _ or escapes");
+      if (pattern.pattern().indexOf('\\') >= 0) {
+        throw new IllegalArgumentException("LIKE " + pattern + ": escapes are not taken");
       }
     }
 

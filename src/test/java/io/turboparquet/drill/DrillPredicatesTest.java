@@ -106,11 +106,11 @@ class DrillPredicatesTest {
 
   @Test
   void andDropsWhatItCannotTranslateAndKeepsTheRest() {
-    assertEquals("i32 > 3", of("booleanAnd(like(`s`, 'x_1') , greater_than(`i32`, 3) )"));
+    assertEquals("i32 > 3", of("booleanAnd(like(`s`, 'x#_1', '#') , greater_than(`i32`, 3) )"));
     assertEquals("i32 >= 3 AND i32 <= 7 AND s = 'x'",
         of("booleanAnd(booleanAnd(greater_than_or_equal_to(`i32`, 3), less_than_or_equal_to(`i32`, 7)), "
-            + "not(like(`s`, 'x_')), equal(upper(`s`), 'X'), equal(`s`, 'x'))"));
-    assertNull(of("booleanAnd(like(`s`, 'x_1'), not(equal(upper(`s`), 'X')))"), "nothing left");
+            + "not(like(`s`, 'x#_', '#')), equal(upper(`s`), 'X'), equal(`s`, 'x'))"));
+    assertNull(of("booleanAnd(like(`s`, 'x#_1', '#'), not(equal(upper(`s`), 'X')))"), "nothing left");
   }
 
   @Test
@@ -123,14 +123,15 @@ class DrillPredicatesTest {
     assertEquals("s NOT ILIKE '%Google%' (line-bound)", of("not(ilike(`s`, '%Google%'))"));
     assertNull(of("ilike(`s`, 'a\nb%')"), "a line terminator in a regular expression");
     assertNull(of("like(`s`, 'a\u0000%b%')"), "NUL: the escape of Drill's two-argument LIKE");
-    assertNull(of("ilike(`s`, 'x_')"), "a character, not bytes");
-    assertNull(of("like(`s`, 'x_')"), "a character, not bytes");
+    assertEquals("s ILIKE 'x_' (line-bound)", of("ilike(`s`, 'x_')"), "_: a character, not a byte");
+    assertEquals("s LIKE 'x_' (line-bound)", of("like(`s`, 'x_')"));
+    assertNull(of("like(`s`, 'x#_', '#')"), "an escape");
     assertNull(of("like(`i32`, '1%')"), "not a VARCHAR column");
   }
 
   @Test
   void orNeedsEveryTermAndEqualitiesOfOneColumnBecomeIn() {
-    assertNull(of("booleanOr(like(`s`, 'x_1') , greater_than(`i32`, 3) )"));
+    assertNull(of("booleanOr(like(`s`, 'x#_1', '#') , greater_than(`i32`, 3) )"));
     assertNull(of("booleanOr(equal(`i32`, 3), equal(`nope`, 4))"), "a column the file lacks");
     assertEquals("i32 IN (1, 7, 42)", of("booleanOr(equal(`i32`, 1) , equal(`i32`, 7) , equal(`i32`, 42) )"));
     assertEquals("s IN ('a', 'b', 'c')", of("booleanOr(equal(`s`, 'a'), booleanOr(equal('b', `s`), equal(`s`, 'c')))"));
@@ -138,7 +139,7 @@ class DrillPredicatesTest {
     assertEquals("i32 IS NULL OR i32 = 5", of("booleanOr(isnull(`i32`) , equal(`i32`, 5) )"));
     assertEquals("(i32 > 1 OR s = 'a') AND i64 < 0",
         of("booleanAnd(booleanOr(greater_than(`i32`, 1), equal(`s`, 'a')), less_than(`i64`, 0), "
-            + "booleanOr(`b`, like(`s`, 'a_')))"));
+            + "booleanOr(`b`, like(`s`, 'a#_', '#')))"));
     assertEquals("(i32 >= 1 AND i32 <= 2) OR i32 = 9",
         of("booleanOr(booleanAnd(greater_than_or_equal_to(`i32`, 1), less_than_or_equal_to(`i32`, 2)), "
             + "equal(`i32`, 9))"));
@@ -168,13 +169,13 @@ class DrillPredicatesTest {
     assertEquals("i32 <> 1 AND i32 <> 7", of("not(booleanOr(equal(`i32`, 1), equal(`i32`, 7)))"));
     assertEquals("i32 = 5", of("not(not(equal(`i32`, 5)))"));
     assertEquals("i32 > 9 AND s <> 'a'", of("booleanAnd(greater_than(`i32`, 9), not(equal(`s`, 'a')), "
-        + "not(like(`s`, 'x_')))"), "an AND still drops what NOT cannot take");
+        + "not(like(`s`, 'x#_', '#')))"), "an AND still drops what NOT cannot take");
     // IS TRUE of a null is false, not unknown: IS NOT TRUE keeps the nulls.
     assertEquals("b IS NULL OR b <> true", of("isnottrue(`b`)"));
     assertEquals("b IS NULL OR b <> false", of("isnotfalse(`b`)"));
     assertEquals("b IS NULL OR b <> true", of("not(istrue(`b`))"));
-    assertNull(of("not(booleanAnd(like(`s`, 'x_1'), greater_than(`i32`, 3)))"), "a term left out of the AND");
-    assertNull(of("not(like(`s`, 'x_'))"));
+    assertNull(of("not(booleanAnd(like(`s`, 'x#_1', '#'), greater_than(`i32`, 3)))"), "a term left out of the AND");
+    assertNull(of("not(like(`s`, 'x#_', '#'))"));
     assertNull(of("not(not_equal(`i32`, 2.5))"), "always true: no exact translation");
     // Against a DOUBLE the translation keeps values at a rounding tie: exact enough for a filter, not for NOT.
     assertEquals("i64 >= 9007199254740992 AND i64 <= 9007199254740993", of("equal(`i64`, 9.007199254740992E15)"));

@@ -21,7 +21,7 @@ import org.apache.drill.exec.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code like} and {@code ilike} as the scan judges them (the predicate {@link DrillPredicates}
+ * {@code like} and {@code ilike} ({@code %} and {@code _}) as the scan judges them (the predicate {@link DrillPredicates}
  * translates them to) against Drill's own functions on the same bytes in a {@code DrillBuf}: its
  * byte matchers and regular expressions exactly as {@code StringFunctions.Like} and {@code ILike}
  * build them. Values mix letters of either case, characters Java's case folding would touch with
@@ -31,7 +31,9 @@ import org.junit.jupiter.api.Test;
  */
 class LikeAsDrillTest {
   private static final String[] PIECES = {"a", "A", "b", "B", "go", "GO", "oG", "k", "K", "\u212A", "s", "\u017F",
-      "é", "É", "€", "😀", "%", "x", "", "[", ".", "(", "+", "^", "$"};
+      "é", "É", "€", "😀", "%", "x", "", "[", ".", "(", "+", "^", "$", "_", "_"};
+  /** What a value may hold where the pattern has {@code _}. */
+  private static final String[] ONE = {"a", "Z", "é", "😀", "_", "%", "\n", "", "ab"};
   private static final String[] VALUE_ONLY = {"\n", "\r", "\r\n", "\u0085", "\u2028", "\u2029"};
   private static final byte[][] NOT_UTF8 = {{(byte) 0x80}, {(byte) 0xC0, (byte) 0x80}, {(byte) 0xE0, (byte) 0x80,
       (byte) 0x80}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
@@ -129,6 +131,9 @@ class LikeAsDrillTest {
       String[] parts = pattern.split("%", -1);
       for (int i = 0; i < parts.length; i++) {
         String part = r.nextInt(4) == 0 ? swapCase(parts[i]) : parts[i];
+        while (part.contains("_") && r.nextInt(5) > 0) {
+          part = part.replaceFirst("_", java.util.regex.Matcher.quoteReplacement(ONE[r.nextInt(ONE.length)]));
+        }
         out.writeBytes(part.getBytes(StandardCharsets.UTF_8));
         if (i < parts.length - 1) {
           fill(r, out, r.nextInt(3));

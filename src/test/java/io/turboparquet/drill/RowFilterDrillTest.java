@@ -105,7 +105,7 @@ public class RowFilterDrillTest extends ClusterTest {
   public void negatedFiltersDropRowsInTheScan() throws Exception {
     for (String where : List.of("not (i32 > -10)", "i32 not between -15 and 29",
         "not (s like '%1%' or s like '%2%' or s like '%3%')", "s not like '%0' and not (s >= 'x3')",
-        "not ilike(t, '%X%')", "t like 'x%1%' or ilike(t, '%É')",
+        "not ilike(t, '%X%')", "t like 'x%1%' or ilike(t, '%É')", "not (t like '%_')",
         "not (b or i32 > 0)", "b is not true and i32 < 0", "not (d >= date '2020-01-08')")) {
       String sql = "select id, i32, s, b, d, t from TABLE where " + where + " order by id";
       Result expected = Result.of(client, sql.replace("TABLE", table("parquet")));
@@ -150,10 +150,10 @@ public class RowFilterDrillTest extends ClusterTest {
         return "s like " + List.of("'x" + d + "%'", "'%" + d + "'", "'%" + d + "%'", "'x" + d + "_'", "'x%" + d + "'",
             "'x" + d + "'").get(r.nextInt(6));
       }
-      case 5: { // Drill's regular expressions: ILIKE, and LIKE with a % inside, on values with line terminators
+      case 5: { // Drill's regular expressions: ILIKE, and LIKE with _ or a % inside, on values with line terminators
         int d = r.nextInt(8);
         String pattern = List.of("'X" + d + "%'", "'%" + d + "%'", "'%é'", "'%É'", "'x%" + d + "%'", "'%'", "'x" + d + "'",
-            "'%K'").get(r.nextInt(8));
+            "'%K'", "'_" + d + "%'", "'%" + d + "_'").get(r.nextInt(10));
         return r.nextInt(3) == 0 ? "t like " + pattern.replace("%'", "%a%'") : "ilike(t, " + pattern + ")";
       }
       default: {
