@@ -19,6 +19,18 @@ public sealed interface Predicate {
       this.symbol = symbol;
     }
 
+    /** Whether x op y holds, given the sign of x compared with y. */
+    public boolean holds(int cmp) {
+      return switch (this) {
+        case EQ -> cmp == 0;
+        case NE -> cmp != 0;
+        case LT -> cmp < 0;
+        case LE -> cmp <= 0;
+        case GT -> cmp > 0;
+        case GE -> cmp >= 0;
+      };
+    }
+
     /** The op of NOT (x op y), for non-null x and y. */
     public Op negated() {
       return switch (this) {

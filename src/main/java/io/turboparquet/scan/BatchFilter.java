@@ -159,7 +159,7 @@ final class BatchFilter {
       return MAY_MATCH;
     }
     Op op = leaf.op();
-    return new Comparison(at, rows, values, new boolean[] {holds(op, -1), holds(op, 0), holds(op, 1)});
+    return new Comparison(at, rows, values, new boolean[] {op.holds(-1), op.holds(0), op.holds(1)});
   }
 
   /** Every row may match. */
@@ -357,17 +357,6 @@ final class BatchFilter {
     buf.getBytes(0, copy);
     copy.clear();
     return copy;
-  }
-
-  private static boolean holds(Op op, int cmp) {
-    return switch (op) {
-      case EQ -> cmp == 0;
-      case NE -> cmp != 0;
-      case LT -> cmp < 0;
-      case LE -> cmp <= 0;
-      case GT -> cmp > 0;
-      case GE -> cmp >= 0;
-    };
   }
 
   /** A literal in the stored form of its column, compared with the rows' values. */

@@ -105,15 +105,7 @@ class LikeAsDrillTest {
     }
     Predicate.Compare c = (Predicate.Compare) p;
     assertEquals(Literal.Kind.STRING, c.value().kind());
-    int cmp = Arrays.compareUnsigned(value, c.value().text().getBytes(StandardCharsets.UTF_8));
-    return switch (c.op()) {
-      case EQ -> cmp == 0;
-      case NE -> cmp != 0;
-      case LT -> cmp < 0;
-      case LE -> cmp <= 0;
-      case GT -> cmp > 0;
-      case GE -> cmp >= 0;
-    };
+    return c.op().holds(Arrays.compareUnsigned(value, c.value().text().getBytes(StandardCharsets.UTF_8)));
   }
 
   private static String pattern(SplittableRandom r) {

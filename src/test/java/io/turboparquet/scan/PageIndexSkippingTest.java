@@ -670,14 +670,7 @@ class PageIndexSkippingTest {
           }
         }
       }
-      return switch (op) {
-        case EQ -> cmp == 0;
-        case NE -> cmp != 0;
-        case LT -> cmp < 0;
-        case LE -> cmp <= 0;
-        case GT -> cmp > 0;
-        case GE -> cmp >= 0;
-      };
+      return op.holds(cmp);
     }
 
     private static int scale(String decimal) {
