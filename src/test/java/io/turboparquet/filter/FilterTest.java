@@ -60,7 +60,7 @@ class FilterTest {
     assertEquals("x < '" + top + "' OR x NOT LIKE '" + top + "%'", Predicate.not(Predicate.like("x", top + "%")).toString(),
         "no string bounds the prefix from above: the pattern stays, so NOT keeps what sorts above it");
     assertMessage("NOT of g INTERSECTS", () -> Predicate.parse("NOT g INTERSECTS BOX(0, 0, 1, 1)"));
-    assertMessage("expected IN, LIKE or BETWEEN after NOT", () -> Predicate.parse("k NOT = 3"));
+    assertMessage("expected IN, LIKE, ILIKE or BETWEEN after NOT", () -> Predicate.parse("k NOT = 3"));
   }
 
   @Test
