@@ -300,7 +300,7 @@ final class DrillPredicates {
     }
     int inner = pattern.indexOf('%', 1);
     boolean regex = ignoreCase || pattern.indexOf('_') >= 0 || inner >= 0 && inner < pattern.length() - 1;
-    if (regex && pattern.chars().anyMatch(ch -> ch == '\n' || ch == '\r' || ch == 0x85 || ch == 0x2028 || ch == 0x2029)) {
+    if (regex && pattern.chars().anyMatch(LikePattern::lineTerminator)) {
       return null;
     }
     try {

@@ -9,21 +9,21 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A LIKE pattern whose only wildcard is {@code %} (any run of characters), matched on a value's
- * UTF-8 bytes: the pieces between the wildcards must appear in order, the first at the start and
- * the last at the end unless a wildcard stands there. Bytes suffice because UTF-8 is
- * self-synchronizing: a piece found in the bytes is found at a character boundary, so this is
- * the character-wise match. {@code _} needs characters counted and is not taken
- * ({@link Predicate.Like}). A middle piece is searched eight starts at a time: a start is checked
- * whole only where the value holds the piece's first and last bytes at the right distance.
+ * A LIKE pattern with {@code %} (any run of characters), matched on a value's UTF-8 bytes: the
+ * pieces between the wildcards must appear in order, the first at the start and the last at the
+ * end unless a wildcard stands there. Bytes suffice because UTF-8 is self-synchronizing: a piece
+ * found in the bytes is found at a character boundary, so this is the character-wise match. A
+ * middle piece is searched eight starts at a time: a start is checked whole only where the value
+ * holds the piece's first and last bytes at the right distance. {@code _} needs characters counted
+ * and is taken in line-bound patterns only (below).
  *
  * <p>Two options serve engines that match some patterns with {@code java.util.regex} ({@code %} as
  * {@code .*}) on the value decoded from UTF-8, as Drill does for ILIKE and for LIKE patterns with a
  * {@code %} inside: <em>ignore case</em> folds the ASCII letters only, as a regular expression with
  * {@code CASE_INSENSITIVE} and without {@code UNICODE_CASE} does; <em>line-bound</em> lets no
  * wildcard match a line terminator ({@code \n}, {@code \r}, U+0085, U+2028, U+2029: what
- * {@code .} does not match), and judges a value that is not valid UTF-8 {@link #UNKNOWN}, since the
- * engine's decoder fails on it. A line-bound pattern may hold {@code _} too (one character, as
+ * {@code .} does not match), and judges a value that is not valid UTF-8 {@link #UNKNOWN}: the
+ * engine's decoder fails on it, so the engine should meet it. A line-bound pattern may hold {@code _} too (one character, as
  * {@code .}); such a pattern is matched by the usual backtracking glob match, a character at a time.
  */
 public final class LikePattern {
@@ -121,11 +121,9 @@ public final class LikePattern {
     return lineBound;
   }
 
-  /** The characters every match starts with (the pattern up to its first wildcard), case as written. */
+  /** The characters every match of a pattern on bytes starts with (the pattern up to its first {@code %}). */
   public String prefix() {
     int at = pattern.indexOf('%');
-    int one = pattern.indexOf('_');
-    at = at < 0 || one >= 0 && one < at ? one : at;
     return at < 0 ? pattern : pattern.substring(0, at);
   }
 
@@ -175,14 +173,14 @@ public final class LikePattern {
     int runP = -1;
     int runV = -1;
     while (v < end) {
-      int t = p < g.length ? g[p] : 0;
-      if (p < g.length && t == ONE) {
+      int t = p < g.length ? g[p] : RUN - 1; // past the pattern's end: nothing matches
+      if (t == ONE) {
         v += sequence(data[v]);
         p++;
-      } else if (p < g.length && t == RUN) {
+      } else if (t == RUN) {
         runP = ++p;
         runV = v;
-      } else if (p < g.length && (fold ? lower(data[v]) : data[v]) == (byte) t) {
+      } else if (t >= 0 && (fold ? lower(data[v]) : data[v]) == (byte) t) {
         v++;
         p++;
       } else if (runP >= 0) {
@@ -219,7 +217,8 @@ public final class LikePattern {
     return (byte) ((b - 'A' & 0xFF) < 26 ? b | 0x20 : b);
   }
 
-  private static boolean lineTerminator(int c) {
+  /** Whether {@code c} is a line terminator, which a regular expression's {@code .} does not match. */
+  public static boolean lineTerminator(int c) {
     return c == '\n' || c == '\r' || c == 0x85 || c == 0x2028 || c == 0x2029;
   }
 

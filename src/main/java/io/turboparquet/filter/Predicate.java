@@ -137,7 +137,7 @@ public sealed interface Predicate {
   }
 
   /**
-   * {@code column LIKE 'pattern'} ({@code %} the only wildcard) as the predicate the scan uses in full.
+   * {@code column LIKE 'pattern'} as the predicate the scan uses in full.
    * Matched on bytes, case as it is: an equality without a wildcard; else the range of strings that
    * start with the pattern's prefix (in UTF-8 byte order, which is code point order, so that
    * statistics and page indexes prune it), and the pattern itself unless it is that prefix and one

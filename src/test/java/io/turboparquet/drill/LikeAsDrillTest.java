@@ -31,13 +31,16 @@ import org.junit.jupiter.api.Test;
  */
 class LikeAsDrillTest {
   private static final String[] PIECES = {"a", "A", "b", "B", "go", "GO", "oG", "k", "K", "\u212A", "s", "\u017F",
-      "é", "É", "€", "😀", "%", "x", "", "[", ".", "(", "+", "^", "$", "_", "_"};
+      "é", "É", "€", "😀", "%", "x", "", "[", ".", "(", "+", "^", "$", "_", "_", "z", "Z", "@", "`", "{"};
   /** What a value may hold where the pattern has {@code _}. */
   private static final String[] ONE = {"a", "Z", "é", "😀", "_", "%", "\n", "", "ab"};
   private static final String[] VALUE_ONLY = {"\n", "\r", "\r\n", "\u0085", "\u2028", "\u2029"};
   private static final byte[][] NOT_UTF8 = {{(byte) 0x80}, {(byte) 0xC0, (byte) 0x80}, {(byte) 0xE0, (byte) 0x80,
       (byte) 0x80}, {(byte) 0xED, (byte) 0xA0, (byte) 0x80}, {(byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80},
-      {(byte) 0xF5}, {(byte) 0xE2, (byte) 0x82}, {(byte) 0xFF}};
+      {(byte) 0xF5}, {(byte) 0xE2, (byte) 0x82}, {(byte) 0xFF}, {(byte) 0xF0, (byte) 0x8F, (byte) 0xBF, (byte) 0xBF},
+      {(byte) 0xC1, (byte) 0xBF}, {(byte) 0xF0, (byte) 0x9F, (byte) 0x98}};
+  /** ASCII for runs long enough for the word-at-a-time loops. */
+  private static final String ASCII = "abzAZ@`{[ \r\n";
 
   @Test
   void theScanRulesOutOnlyRowsDrillRulesOut() {
@@ -45,7 +48,7 @@ class LikeAsDrillTest {
     int[] outcomes = new int[3]; // Drill: no, yes, fails
     int regexPatterns = 0;
     try (BufferAllocator allocator = new RootAllocator(Long.MAX_VALUE);
-        DrillBuf buf = allocator.buffer(4096)) {
+        DrillBuf buf = allocator.buffer(1 << 16)) {
       for (int i = 0; i < 40_000; i++) {
         boolean ilike = r.nextBoolean();
         String pattern = pattern(r);
@@ -133,6 +136,17 @@ class LikeAsDrillTest {
       }
     } else {
       fill(r, out, r.nextInt(6));
+    }
+    if (r.nextInt(4) == 0) { // a long ASCII run before or after, line ends in it now and then
+      StringBuilder run = new StringBuilder();
+      for (int n = 8 + r.nextInt(24); n > 0; n--) {
+        run.append(ASCII.charAt(r.nextInt(r.nextInt(8) == 0 ? ASCII.length() : ASCII.length() - 2)));
+      }
+      byte[] bytes = out.toByteArray();
+      out.reset();
+      boolean before = r.nextBoolean();
+      out.writeBytes(before ? run.toString().getBytes(StandardCharsets.US_ASCII) : bytes);
+      out.writeBytes(before ? bytes : run.toString().getBytes(StandardCharsets.US_ASCII));
     }
     return out.toByteArray();
   }

@@ -70,7 +70,7 @@ class LikePatternTest {
   @Test
   void ignoringCaseFoldsAsciiLettersOnly() {
     String[] pieces = {"G", "g", "oO", "Oo", "LE", "\u00c1", "\u00e1", "\u00da", "\u0414", "\u0434", "\u212a", "k", "[",
-        "\n", "\u2028", "%"};
+        "z", "Z", "@", "`", "{", "\n", "\r", "\u2028", "%"};
     SplittableRandom r = new SplittableRandom(37);
     int[] seen = new int[3];
     for (int i = 0; i < 30_000; i++) {
@@ -78,7 +78,7 @@ class LikePatternTest {
       StringBuilder pattern = new StringBuilder();
       for (int n = 1 + r.nextInt(4); n > 0; n--) {
         String p = pieces[r.nextInt(pieces.length)];
-        pattern.append(lineBound && (p.equals("\n") || p.equals("\u2028")) ? "%" : p);
+        pattern.append(lineBound && p.chars().anyMatch(LikePattern::lineTerminator) ? "%" : p);
       }
       StringBuilder value = new StringBuilder();
       for (int n = r.nextInt(30); n > 0; n--) {
@@ -107,6 +107,49 @@ class LikePatternTest {
     assertEquals(LikePattern.UNKNOWN, new LikePattern("x%", true, true).judge(cut, 0, 3));
     assertEquals(LikePattern.YES, new LikePattern("g%", true, false).judge(cut, 0, 3));
     assertThrows(IllegalArgumentException.class, () -> new LikePattern("a\rb%", false, true));
+  }
+
+  /**
+   * {@code _} (line-bound patterns) takes one character, as a regular expression's {@code .}: a
+   * whole multi-byte or supplementary character, never a line terminator; {@code %} before it gives
+   * back characters, not bytes, when the rest does not match.
+   */
+  @Test
+  void underscoreTakesOneCharacter() {
+    String[] pieces = {"_", "%", "a", "Z", "\u00e9", "\uffff", "\ud83d\ude00", "ab", "\n"};
+    SplittableRandom r = new SplittableRandom(38);
+    int[] seen = new int[2];
+    for (int i = 0; i < 30_000; i++) {
+      boolean ignoreCase = r.nextBoolean();
+      StringBuilder pattern = new StringBuilder();
+      for (int n = 1 + r.nextInt(5); n > 0; n--) {
+        pattern.append(pieces[r.nextInt(pieces.length - 1)]);
+      }
+      String like = pattern.toString();
+      StringBuilder value = new StringBuilder(); // mostly the pattern with its wildcards filled in
+      boolean fill = r.nextInt(3) > 0;
+      for (int n = fill ? like.codePointCount(0, like.length()) : r.nextInt(12), k = 0; n > 0; n--) {
+        int c = fill ? like.codePointAt(k) : '%';
+        k += fill ? Character.charCount(c) : 0;
+        String p = c == '_' ? pieces[2 + r.nextInt(pieces.length - 3)].substring(0, 1)
+            : c == '%' ? (r.nextBoolean() ? "" : pieces[2 + r.nextInt(pieces.length - 2)]) : Character.toString(c);
+        p = c == '_' && p.charAt(0) == '\ud83d' ? "\ud83d\ude00" : p;
+        value.append(ignoreCase && r.nextBoolean() ? p.toLowerCase(java.util.Locale.ROOT) : p);
+      }
+      StringBuilder regex = new StringBuilder();
+      like.codePoints().forEach(c -> regex.append(c == '%' ? ".*" : c == '_' ? "." : Pattern.quote(Character.toString(c))));
+      boolean expected = Pattern.compile(regex.toString(), ignoreCase ? Pattern.CASE_INSENSITIVE : 0).matcher(value)
+          .matches();
+      byte[] bytes = value.toString().getBytes(StandardCharsets.UTF_8);
+      int judged = new LikePattern(like, ignoreCase, true).judge(bytes, 0, bytes.length);
+      assertEquals(expected ? LikePattern.YES : LikePattern.NO, judged, "'" + value + "' LIKE '" + like + "'");
+      seen[judged]++;
+    }
+    assertEquals(true, seen[LikePattern.YES] > 3_000 && seen[LikePattern.NO] > 3_000, java.util.Arrays.toString(seen));
+    byte[] wide = {(byte) 0xEF, (byte) 0xBF, (byte) 0xBF, 'Z', '_', 'A'}; // U+FFFF Z _ A: the % gives back a whole character
+    assertEquals(LikePattern.NO, new LikePattern("%__Z%", true, true).judge(wide, 0, wide.length));
+    assertEquals(LikePattern.YES, new LikePattern("%_Z%", true, true).judge(wide, 0, wide.length));
+    assertThrows(IllegalArgumentException.class, () -> new LikePattern("a_c", false, false));
   }
 
   @Test

@@ -271,6 +271,7 @@ class BatchFilterTest {
           "ab".getBytes(StandardCharsets.UTF_8)) > 0);
       cases.put("s LIKE '%google%'", r -> strings[r] != null && strings[r].contains("google"));
       cases.put("s NOT LIKE 'a%'", r -> strings[r] != null && !strings[r].startsWith("a"));
+      cases.put("s ILIKE '%GOOGLE%'", r -> strings[r] != null && strings[r].contains("google"));
       cases.put("d < 1 OR s = 'zz'", r -> doubles[r] != null && (doubles[r].isNaN() || doubles[r] < 1) || "zz".equals(strings[r]));
       Map<String, List<Integer>> judged = new LinkedHashMap<>();
       for (Map.Entry<String, IntPredicate> c : cases.entrySet()) {
