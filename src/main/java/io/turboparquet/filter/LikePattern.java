@@ -18,13 +18,14 @@ import java.util.List;
  * and is taken in line-bound patterns only (below).
  *
  * <p>Two options serve engines that match some patterns with {@code java.util.regex} ({@code %} as
- * {@code .*}) on the value decoded from UTF-8, as Drill does for ILIKE and for LIKE patterns with a
- * {@code %} inside: <em>ignore case</em> folds the ASCII letters only, as a regular expression with
- * {@code CASE_INSENSITIVE} and without {@code UNICODE_CASE} does; <em>line-bound</em> lets no
- * wildcard match a line terminator ({@code \n}, {@code \r}, U+0085, U+2028, U+2029: what
- * {@code .} does not match), and judges a value that is not valid UTF-8 {@link #UNKNOWN}: the
- * engine's decoder fails on it, so the engine should meet it. A line-bound pattern may hold {@code _} too (one character, as
- * {@code .}); such a pattern is matched by the usual backtracking glob match, a character at a time.
+ * {@code .*}, {@code _} as {@code .}) on the value decoded from UTF-8, as Drill does for ILIKE and
+ * for LIKE patterns with {@code _} or a {@code %} inside: <em>ignore case</em> folds the ASCII
+ * letters only, as a regular expression with {@code CASE_INSENSITIVE} and without
+ * {@code UNICODE_CASE} does; <em>line-bound</em> lets no wildcard match a line terminator
+ * ({@code \n}, {@code \r}, U+0085, U+2028, U+2029: what {@code .} does not match), and judges a
+ * value that is not valid UTF-8 {@link #UNKNOWN}: the engine's decoder fails on it, so the engine
+ * should meet it. A line-bound pattern may hold {@code _} (one character); such a pattern is
+ * matched by the usual backtracking glob match, a character at a time.
  */
 public final class LikePattern {
   /** {@link #judge}: the value does not match. */
