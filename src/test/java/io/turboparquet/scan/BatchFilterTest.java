@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import java.util.ArrayList;
 import java.util.List;
@@ -347,8 +348,13 @@ class BatchFilterTest {
 
   private static List<Integer> selected(String predicate, Schema schema, List<ColumnDescriptor> projection,
       ColumnBatch[] columns, int rows) {
+    return selected(Predicate.parse(predicate), schema, projection, columns, rows);
+  }
+
+  private static List<Integer> selected(Predicate predicate, Schema schema, List<ColumnDescriptor> projection,
+      ColumnBatch[] columns, int rows) {
     RowSelection selection = new RowSelection();
-    BatchFilter.of(Filter.bind(Predicate.parse(predicate), schema), projection, rows).select(columns, rows, selection);
+    BatchFilter.of(Filter.bind(predicate, schema), projection, rows).select(columns, rows, selection);
     List<Integer> kept = new ArrayList<>();
     for (int k = 0; k < selection.selected(); k++) {
       kept.add(selection.rowAt(k));
@@ -376,28 +382,14 @@ class BatchFilterTest {
       }
       strings[r] = random.nextInt(9) == 0 ? null : b.toString();
     }
-    TrackingBufferSource source = new TrackingBufferSource();
-    try (ValueSink i = new ValueSink(source, 8); ValueSink s = new ValueSink(source, ValueSink.VARIABLE)) {
-      i.reserve(rows);
-      i.advance(rows);
-      ByteBuf valid = source.buffer(rows);
-      for (int r = 0; r < rows; r++) {
-        valid.setByte(r, strings[r] == null ? 0 : 1);
-        byte[] bytes = strings[r] == null ? new byte[0] : strings[r].getBytes(StandardCharsets.UTF_8);
-        s.appendBinary(bytes, 0, bytes.length);
-      }
-      ColumnBatch[] columns = {new ColumnBatch(I64, i), new ColumnBatch(str, s)};
-      int defined = (int) Arrays.stream(strings).filter(v -> v != null).count();
-      columns[0].set(rows, rows, rows, null, null, null);
-      columns[1].set(rows, rows, defined, valid, null, null);
+    byte[][] values = Arrays.stream(strings).map(v -> v == null ? null : v.getBytes(StandardCharsets.UTF_8))
+        .toArray(byte[][]::new);
+    withStrings(str, values, columns -> {
       for (String pattern : List.of("%google%", "%gle.x", "go%", "%oogl%e.%")) {
         for (boolean negated : new boolean[] {false, true}) {
           String like = "s " + (negated ? "NOT " : "") + "LIKE '" + pattern + "'";
           java.util.regex.Pattern regex = java.util.regex.Pattern.compile(
               pattern.replace(".", "\\.").replace("%", ".*"), java.util.regex.Pattern.DOTALL);
-          BatchFilter filter = BatchFilter.of(Filter.bind(Predicate.parse(like), schema), List.of(I64, str), rows);
-          RowSelection selection = new RowSelection();
-          filter.select(columns, rows, selection);
           List<Integer> expected = new ArrayList<>();
           for (int r = 0; r < rows; r++) {
             if (strings[r] != null && regex.matcher(strings[r]).matches() != negated) {
@@ -405,16 +397,10 @@ class BatchFilterTest {
             }
           }
           assertEquals(true, expected.size() > 50 && expected.size() < rows - 50, like + ": " + expected.size());
-          List<Integer> kept = new ArrayList<>();
-          for (int k = 0; k < selection.selected(); k++) {
-            kept.add(selection.rowAt(k));
-          }
-          assertEquals(expected, kept, like);
+          assertEquals(expected, selected(like, schema, List.of(I64, str), columns, rows), like);
         }
       }
-      valid.release();
-    }
-    assertEquals(0, source.outstanding());
+    });
   }
 
   /**
@@ -430,37 +416,42 @@ class BatchFilterTest {
     byte[][] values = {"a Google b".getBytes(StandardCharsets.UTF_8), "x\ngoogle".getBytes(StandardCharsets.UTF_8),
         {'g', 'o', 'o', 'g', 'l', 'e', (byte) 0xC3}, "other".getBytes(StandardCharsets.UTF_8), null,
         {'o', 't', 'h', (byte) 0xFF}, "GOOGLE".getBytes(StandardCharsets.UTF_8)};
+    Predicate like = new Predicate.Like("s", new LikePattern("%GOOGLE%", true, true));
+    withStrings(str, values, columns -> {
+      assertEquals(List.of(0, 2, 5, 6), selected(like, schema, List.of(I64, str), columns, values.length));
+      assertEquals(List.of(1, 2, 3, 5), selected(Predicate.not(like), schema, List.of(I64, str), columns,
+          values.length));
+    });
+  }
+
+  /**
+   * Runs {@code check} on a batch of an INT64 column and the optional string column {@code str}
+   * holding {@code values} (null: a null), then checks that every buffer was given back.
+   */
+  private static void withStrings(ColumnDescriptor str, byte[][] values, Consumer<ColumnBatch[]> check) {
     int rows = values.length;
     TrackingBufferSource source = new TrackingBufferSource();
     try (ValueSink i = new ValueSink(source, 8); ValueSink s = new ValueSink(source, ValueSink.VARIABLE)) {
       i.reserve(rows);
       i.advance(rows);
       ByteBuf valid = source.buffer(rows);
+      int defined = 0;
       for (int r = 0; r < rows; r++) {
         valid.setByte(r, values[r] == null ? 0 : 1);
         byte[] bytes = values[r] == null ? new byte[0] : values[r];
         s.appendBinary(bytes, 0, bytes.length);
+        defined += values[r] == null ? 0 : 1;
       }
       ColumnBatch[] columns = {new ColumnBatch(I64, i), new ColumnBatch(str, s)};
       columns[0].set(rows, rows, rows, null, null, null);
-      columns[1].set(rows, rows, rows - 1, valid, null, null);
-      Predicate like = new Predicate.Like("s", new LikePattern("%GOOGLE%", true, true));
-      assertEquals(List.of(0, 2, 5, 6), kept(like, schema, columns, rows));
-      assertEquals(List.of(1, 2, 3, 5), kept(Predicate.not(like), schema, columns, rows));
-      valid.release();
+      columns[1].set(rows, rows, defined, valid, null, null);
+      try {
+        check.accept(columns);
+      } finally {
+        valid.release();
+      }
     }
     assertEquals(0, source.outstanding());
-  }
-
-  private static List<Integer> kept(Predicate p, Schema schema, ColumnBatch[] columns, int rows) {
-    BatchFilter filter = BatchFilter.of(Filter.bind(p, schema), List.of(I64, columns[1].column()), rows);
-    RowSelection selection = new RowSelection();
-    filter.select(columns, rows, selection);
-    List<Integer> kept = new ArrayList<>();
-    for (int k = 0; k < selection.selected(); k++) {
-      kept.add(selection.rowAt(k));
-    }
-    return kept;
   }
 
   /**
